@@ -1,0 +1,148 @@
+//! How each value a compute region captures from its host function reaches the kernel.
+//!
+//! A pure decision (`classify`) over facts the outliner gathers (`CaptureFacts`), following
+//! OpenACC 3.3 §2.5.14 and §2.6.2 (implicit data attributes): scalars are firstprivate in
+//! `parallel`/`serial`; in `kernels` a scalar the region writes is `copy`; arrays and
+//! structs are `copy` (or `present` under `default(present)`); variables named in a data
+//! clause are used where the clause put them. C scoping gives one more rule: storage that is
+//! only used inside the region was declared inside it and is simply private.
+
+use crate::contract::{ComputeKind, DataKind};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// An SSA value that is not a pointer (an integer or float computed before the region).
+    ScalarValue,
+    /// An SSA pointer value: a host address that must be translated for the device.
+    PointerValue,
+    /// A variable's storage (`alloca` or global): `scalar` for int/float/pointer variables.
+    Variable { scalar: bool },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CaptureFacts {
+    pub storage: Storage,
+    pub compute: ComputeKind,
+    /// The variable appears (whole) in a data clause of this construct or an enclosing one.
+    pub in_data_clause: bool,
+    pub private_clause: bool,
+    pub firstprivate_clause: bool,
+    /// Used nowhere outside the region (so declared inside it, by C scoping).
+    pub region_local: bool,
+    /// The region stores to it (or lets a call do so).
+    pub written: bool,
+    pub default_present: bool,
+    pub default_none: bool,
+}
+
+/// How a capture is passed, on the host fallback path and to the kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passing {
+    /// Passed as is (host) / as is (device).
+    Value,
+    /// A host address: passed as is on the host, translated through the present table for
+    /// the device.
+    Translate,
+    /// A scalar variable passed by value and copied into a private slot in the kernel.
+    FirstPrivate,
+    /// Fresh, uninitialised private storage in the kernel; nothing is passed.
+    Private,
+    /// A variable's address, mapped implicitly around the launch with this kind, then
+    /// translated.
+    Implicit(DataKind),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaptureError {
+    /// `default(none)` and the variable has no explicit data attribute.
+    NeedsExplicitClause,
+    /// Only scalar variables can be firstprivate for now.
+    AggregateFirstPrivate,
+}
+
+pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
+    match f.storage {
+        Storage::ScalarValue => Ok(Passing::Value),
+        Storage::PointerValue => Ok(Passing::Translate),
+        Storage::Variable { scalar } => {
+            if f.private_clause || f.region_local {
+                return Ok(Passing::Private);
+            }
+            if f.firstprivate_clause {
+                return if scalar { Ok(Passing::FirstPrivate) } else { Err(CaptureError::AggregateFirstPrivate) };
+            }
+            if f.in_data_clause {
+                return Ok(Passing::Translate);
+            }
+            if f.default_none {
+                return Err(CaptureError::NeedsExplicitClause);
+            }
+            let copy_kind = if f.default_present { DataKind::Present } else { DataKind::Copy };
+            match (scalar, f.compute) {
+                (true, ComputeKind::Kernels) if f.written => Ok(Passing::Implicit(DataKind::Copy)),
+                (true, _) => Ok(Passing::FirstPrivate),
+                (false, _) => Ok(Passing::Implicit(copy_kind)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn var(scalar: bool, compute: ComputeKind) -> CaptureFacts {
+        CaptureFacts {
+            storage: Storage::Variable { scalar },
+            compute,
+            in_data_clause: false,
+            private_clause: false,
+            firstprivate_clause: false,
+            region_local: false,
+            written: false,
+            default_present: false,
+            default_none: false,
+        }
+    }
+
+    #[test]
+    fn scalars_are_firstprivate_in_parallel() {
+        assert_eq!(classify(var(true, ComputeKind::Parallel)), Ok(Passing::FirstPrivate));
+        assert_eq!(classify(CaptureFacts { written: true, ..var(true, ComputeKind::Parallel) }), Ok(Passing::FirstPrivate));
+    }
+
+    #[test]
+    fn written_scalars_are_copied_in_kernels() {
+        let f = CaptureFacts { written: true, ..var(true, ComputeKind::Kernels) };
+        assert_eq!(classify(f), Ok(Passing::Implicit(DataKind::Copy)));
+        assert_eq!(classify(var(true, ComputeKind::Kernels)), Ok(Passing::FirstPrivate));
+    }
+
+    #[test]
+    fn arrays_are_copied_or_present() {
+        assert_eq!(classify(var(false, ComputeKind::Parallel)), Ok(Passing::Implicit(DataKind::Copy)));
+        let f = CaptureFacts { default_present: true, ..var(false, ComputeKind::Serial) };
+        assert_eq!(classify(f), Ok(Passing::Implicit(DataKind::Present)));
+    }
+
+    #[test]
+    fn clauses_and_scoping_win() {
+        let local = CaptureFacts { region_local: true, ..var(false, ComputeKind::Parallel) };
+        assert_eq!(classify(local), Ok(Passing::Private));
+        let mapped = CaptureFacts { in_data_clause: true, ..var(true, ComputeKind::Parallel) };
+        assert_eq!(classify(mapped), Ok(Passing::Translate));
+        let none = CaptureFacts { default_none: true, ..var(true, ComputeKind::Parallel) };
+        assert_eq!(classify(none), Err(CaptureError::NeedsExplicitClause));
+        let fp = CaptureFacts { firstprivate_clause: true, ..var(false, ComputeKind::Parallel) };
+        assert_eq!(classify(fp), Err(CaptureError::AggregateFirstPrivate));
+    }
+
+    #[test]
+    fn ssa_values() {
+        let mut f = var(true, ComputeKind::Parallel);
+        f.storage = Storage::ScalarValue;
+        assert_eq!(classify(f), Ok(Passing::Value));
+        f.storage = Storage::PointerValue;
+        assert_eq!(classify(f), Ok(Passing::Translate));
+    }
+}

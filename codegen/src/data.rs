@@ -1,0 +1,89 @@
+//! Lowers the data directives in host code: `data` regions, `enter data`, `exit data` and
+//! `update`.
+//!
+//! Expects: verified directives (contract.rs) outside compute regions. Produces calls to the
+//! host runtime at the directive: data-clause entries after the header and exits (in reverse
+//! order) at the region end; under an `if` clause both are skipped when it is false. The
+//! runtime makes all of them no-ops when compute regions run on the host.
+
+use crate::contract::{Clause, DataKind, Directive, DirectiveKind, Var};
+use crate::error::{AccError, Result};
+use crate::host_stub::section;
+use crate::ir::{Builder, Context, IntPred, Module, Value};
+use crate::rt::Runtime;
+
+pub fn lower(m: Module, d: &Directive) -> Result<()> {
+    let ctx = m.context();
+    let rt = Runtime::declare(m);
+    for c in &d.clauses {
+        let bad = match c {
+            Clause::Finalize => Some("'finalize'"),
+            Clause::IfPresent => Some("'if_present'"),
+            _ => None,
+        };
+        if let Some(what) = bad {
+            return Err(AccError::unsupported(&d.loc, what));
+        }
+    }
+    let cond = d.clauses.iter().find_map(|c| if let Clause::If(v) = c { Some(*v) } else { None });
+    let loc = d.loc.to_string();
+    let at_begin = d.last_header_call().next_instruction().expect("a marker is never a terminator");
+    emit_guarded(ctx, at_begin, cond, |b| {
+        let loc_s = b.global_string(&loc, ".acc.loc");
+        for c in &d.clauses {
+            match (d.kind, c) {
+                (DirectiveKind::Data | DirectiveKind::EnterData, Clause::Data(k, v)) => call_item(b, ctx, rt.data_enter, v, Some(*k), loc_s),
+                (DirectiveKind::ExitData, Clause::Data(k, v)) => call_item(b, ctx, rt.data_exit, v, Some(*k), loc_s),
+                (DirectiveKind::Update, Clause::Update { to_device, var }) => {
+                    let f = if *to_device { rt.update_device } else { rt.update_self };
+                    call_item(b, ctx, f, var, None, loc_s)
+                }
+                _ => {}
+            }
+        }
+    });
+    if d.kind == DirectiveKind::Data {
+        emit_guarded(ctx, d.end, cond, |b| {
+            let loc_s = b.global_string(&loc, ".acc.loc");
+            for c in d.clauses.iter().rev() {
+                if let Clause::Data(k, v) = c {
+                    call_item(b, ctx, rt.data_exit, v, Some(*k), loc_s);
+                }
+            }
+        });
+    }
+    Ok(())
+}
+
+fn call_item(b: &Builder, ctx: Context, f: Value, v: &Var, kind: Option<DataKind>, loc: Value) {
+    let (addr, bytes) = section(b, ctx, v);
+    let text = b.global_string(&v.text, ".acc.text");
+    match kind {
+        Some(k) => b.call(f, &[addr, bytes, ctx.i32().const_int(k as u64), loc, text], ""),
+        None => b.call(f, &[addr, bytes, loc, text], ""),
+    };
+}
+
+/// Emits `body` before `at`, under `if (cond != 0)` when there is a condition.
+fn emit_guarded(ctx: Context, at: Value, cond: Option<Value>, body: impl FnOnce(&Builder)) {
+    let b = ctx.builder();
+    match cond {
+        None => {
+            b.position_before(at);
+            body(&b);
+        }
+        Some(c) => {
+            let blk = at.parent_block();
+            let rest = blk.split_before(ctx, at, "acc.data.cont");
+            let then = ctx.append_block(blk.parent(), "acc.data.if");
+            then.move_after(blk);
+            blk.terminator().expect("split adds a branch").erase();
+            b.position_at_end(blk);
+            let on = b.icmp(IntPred::LLVMIntNE, c, ctx.i64().const_int(0));
+            b.cond_br(on, then, rest);
+            b.position_at_end(then);
+            body(&b);
+            b.br(rest);
+        }
+    }
+}

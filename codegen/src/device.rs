@@ -1,0 +1,336 @@
+//! Builds the device module: kernels, loop mapping, device runtime, libdevice, PTX, cubin.
+//!
+//! Expects: the host module after outlining (outline.rs), where each outlined function still
+//! carries its `loop` markers. Produces: a cubin holding one `ptx_kernel` per compute region
+//! (same name as the outlined host function) and, per kernel, a `KernelPlan` telling the
+//! host stub the launch shape and how to size the grid. Works on a clone of the host module
+//! (`LLVMCloneModule`), so the host module is not touched here. Does not synthesise
+//! reductions or guards for redundant side effects yet.
+
+use crate::contract::{self, Clause, ComputeKind, Directive, DirectiveKind};
+use crate::error::{AccError, Loc, Result};
+use crate::expr::{extract, Expr};
+use crate::ir::{Module, Value};
+use crate::mapping::{assign_levels, default_shape, LaunchShape, Levels, LoopDesc, LoopKind};
+use crate::options::Options;
+use crate::outline::Outlined;
+use crate::partition::{partition_kernel, LoopPlan};
+use crate::ptx::{self, Nvptx};
+use llvm_sys::LLVMLinkage;
+
+/// The NVPTX kernel calling convention (`ptx_kernel`).
+const PTX_KERNEL_CC: u32 = 71;
+
+const DEVICE_RUNTIME: &str = include_str!("../../runtime-ir/device.ll");
+
+/// What the host stub needs to know about one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelPlan {
+    pub name: String,
+    pub shape: LaunchShape,
+    /// Trip count of the gang loop over the kernel's parameters, and how many of its
+    /// iterations one gang takes per round (its worker/vector levels).
+    pub gang_trip: Option<(Expr, Levels)>,
+    /// Per loop: source position and the levels it got, for the compile report.
+    pub loops: Vec<(Loc, Levels)>,
+}
+
+pub struct DeviceOutput {
+    pub cubin: Vec<u8>,
+    pub plans: Vec<KernelPlan>,
+}
+
+pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<DeviceOutput> {
+    let target = Nvptx::new(&opts.gpu_arch, opts.opt_level)?;
+    let dev = host.clone_module();
+    let result = build_in(dev, regions, opts, &target);
+    dev.dispose();
+    result
+}
+
+fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<DeviceOutput> {
+    let kernels: Vec<Value> = regions
+        .iter()
+        .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
+        .collect::<Result<_>>()?;
+    retarget(dev, &kernels, target);
+    // Only the kernels and what they call survive.
+    dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+
+    let mut plans = Vec::new();
+    for (r, k) in regions.iter().zip(&kernels) {
+        plans.push(plan_kernel(dev, r, *k)?);
+    }
+    contract::erase_markers(dev);
+    resolve_external_calls(dev, &kernels, opts, regions)?;
+    link_device_runtime(dev)?;
+    internalize_all_but(dev, &kernels);
+    dev.add_module_flag_i32("nvvm-reflect-ftz", 0);
+    let pipeline = format!("default<O{}>", opts.opt_level.max(1));
+    dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
+    dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
+
+    let keep = |ext: &str| opts.save_temps.as_ref().map(|p| p.with_extension(ext));
+    if let Some(p) = keep("device.ll") {
+        write(&p, &dev.print_to_string())?;
+    }
+    let ptx = target.emit_ptx(dev)?;
+    let ptx_keep = keep("ptx");
+    let cubin = ptx::assemble(&ptx, &opts.gpu_arch, &opts.cuda_dir, ptx_keep.as_deref())?;
+    if let Some(p) = keep("cubin") {
+        std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
+    }
+    Ok(DeviceOutput { cubin, plans })
+}
+
+fn write(p: &std::path::Path, text: &str) -> Result<()> {
+    std::fs::write(p, text).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))
+}
+
+/// Retargets the clone to NVPTX: kernels get the kernel calling convention and external
+/// linkage; everything else becomes internal so that only what kernels use survives.
+fn retarget(dev: Module, kernels: &[Value], target: &Nvptx) {
+    for name in ["llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"] {
+        if let Some(g) = dev.global(name) {
+            g.erase_global();
+        }
+    }
+    dev.set_triple(ptx::TRIPLE);
+    dev.set_data_layout(&target.data_layout());
+    for f in dev.functions() {
+        for attr in ["target-cpu", "target-features", "tune-cpu"] {
+            f.remove_fn_string_attr(attr);
+        }
+        if f.is_declaration() {
+            continue;
+        }
+        f.remove_fn_enum_attr("optnone");
+        f.remove_fn_enum_attr("noinline");
+        f.remove_fn_enum_attr("uwtable");
+        if kernels.contains(&f) {
+            f.set_linkage(LLVMLinkage::LLVMExternalLinkage);
+            f.set_call_conv(PTX_KERNEL_CC);
+        } else {
+            f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+    for g in dev.globals() {
+        if g.has_initializer() {
+            g.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+}
+
+/// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
+/// and partitions its loops.
+fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
+    let loops: Vec<Directive> = contract::read_module_function(k)?
+        .into_iter()
+        .filter(|d| d.kind == DirectiveKind::Loop)
+        .collect();
+    let mut all: Vec<LoopSource> = Vec::new();
+    if let DirectiveKind::Compute { combined_loop: true, .. } = r.directive.kind {
+        // The combined construct's loop part: the loop right after the region entry.
+        let entry_begin = first_call_named(k, contract::BEGIN);
+        let _ = entry_begin;
+        all.push(LoopSource::Combined);
+    }
+    all.extend(loops.iter().map(LoopSource::Directive));
+    let descs = describe(&all, &r.directive, &loops, k)?;
+    let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
+        crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
+            &descs[loop_index].2,
+            format!(
+                "this loop is '{}' but it is nested in a '{}' loop: gang loops must enclose worker loops, which enclose vector loops",
+                levels.describe(),
+                outer.describe()
+            ),
+        ),
+    })?;
+    // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory.
+    for d in &loops {
+        contract::erase_clause_calls(d);
+    }
+    // The combined loop gets begin/end markers of its own: the region's entry and exit.
+    let (cb, ce) = combined_markers(dev, k, &r.directive)?;
+    k.parent_module().run_passes("function(sroa,instsimplify)", None).map_err(AccError::internal)?;
+    let mut plans = Vec::new();
+    let mut report = Vec::new();
+    for ((desc, collapse, loc), lv) in descs.iter().zip(&levels) {
+        let _ = desc;
+        report.push((loc.clone(), *lv));
+        let (begin, end) = match plans.len() {
+            0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),
+            i => {
+                let d = &loops[i - cb.is_some() as usize];
+                (d.begin, d.end)
+            }
+        };
+        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
+    }
+    let gang = partition_kernel(dev, k, &plans)?;
+    let gang_trip = gang.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
+    let shape = default_shape(r.compute, &levels);
+    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report })
+}
+
+enum LoopSource<'a> {
+    Combined,
+    Directive(&'a Directive),
+}
+
+fn first_call_named(f: Value, name: &str) -> Option<Value> {
+    f.blocks().into_iter().flat_map(|b| b.instructions()).find(|i| i.is_call() && i.called_name().as_deref() == Some(name))
+}
+
+/// Loop descriptions (kind, parent), collapse counts and locations, in program order.
+fn describe(all: &[LoopSource], region: &Directive, loops: &[Directive], k: Value) -> Result<Vec<(LoopDesc, u32, Loc)>> {
+    let cfg = crate::cfg::FunctionCfg::new(k);
+    let clauses_of = |s: &LoopSource| -> Vec<Clause> {
+        match s {
+            LoopSource::Combined => region.clauses.clone(),
+            LoopSource::Directive(d) => d.clauses.clone(),
+        }
+    };
+    let mut out = Vec::new();
+    for (i, s) in all.iter().enumerate() {
+        let cl = clauses_of(s);
+        let has = |f: &dyn Fn(&Clause) -> bool| cl.iter().any(f);
+        let explicit = Levels {
+            gang: has(&|c| matches!(c, Clause::Gang)),
+            worker: has(&|c| matches!(c, Clause::Worker)),
+            vector: has(&|c| matches!(c, Clause::Vector)),
+        };
+        let kind = if has(&|c| matches!(c, Clause::Seq)) {
+            LoopKind::Seq
+        } else if !explicit.is_seq() {
+            LoopKind::Explicit(explicit)
+        } else if has(&|c| matches!(c, Clause::Auto)) {
+            LoopKind::Auto
+        } else if has(&|c| matches!(c, Clause::Independent)) {
+            LoopKind::Independent
+        } else {
+            LoopKind::Unspecified
+        };
+        let collapse = cl.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1);
+        // Parent: the innermost earlier loop whose markers enclose this one.
+        let parent = (0..i).rev().find(|&j| match (&all[j], s) {
+            (LoopSource::Combined, _) => true,
+            (LoopSource::Directive(o), LoopSource::Directive(d)) => {
+                cfg.dominates_inst(o.begin, d.begin) && cfg.dominates_inst(d.end, o.end)
+            }
+            _ => false,
+        });
+        let loc = match s {
+            LoopSource::Combined => region.loc.clone(),
+            LoopSource::Directive(d) => d.loc.clone(),
+        };
+        out.push((LoopDesc { kind, parent }, collapse, loc));
+    }
+    let _ = loops;
+    Ok(out)
+}
+
+/// Gives the combined construct's loop the same begin/end markers a `loop` directive has:
+/// a begin at the kernel entry and an end before each return.
+fn combined_markers(dev: Module, k: Value, d: &Directive) -> Result<(Option<Value>, Option<Value>)> {
+    let DirectiveKind::Compute { combined_loop: true, .. } = d.kind else {
+        return Ok((None, None));
+    };
+    let ctx = dev.context();
+    let i32t = ctx.i32();
+    let ptr = ctx.ptr();
+    let begin_fn = dev.get_or_add_function(contract::BEGIN, ctx.fn_type(ctx.void(), &[i32t, ptr, ptr, i32t, i32t], false));
+    let end_fn = dev.get_or_add_function(contract::END, ctx.fn_type(ctx.void(), &[i32t], false));
+    let b = ctx.builder();
+    let entry = k.entry_block();
+    b.position_before(entry.terminator().expect("entry has a terminator"));
+    let null = ptr.const_null();
+    let id = i32t.const_int(0);
+    let begin = b.call(begin_fn, &[id, null, null, id, id], "");
+    let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
+    b.position_before(ret.first_instruction().expect("acc.ret has a ret"));
+    let end = b.call(end_fn, &[id], "");
+    Ok((Some(begin), Some(end)))
+}
+
+/// Calls to functions without a body: LLVM intrinsics stay, C math functions become
+/// libdevice's `__nv_*`, anything else cannot run on the device.
+fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, regions: &[Outlined]) -> Result<()> {
+    let mut needs_libdevice = false;
+    let runtime_names = ["__acc_gang_id", "__acc_num_gangs", "__acc_worker_id", "__acc_num_workers", "__acc_vector_id", "__acc_vector_length"];
+    let mut libdevice: Option<Module> = None;
+    for f in dev.functions() {
+        if !f.is_declaration() || f.users().is_empty() {
+            continue;
+        }
+        let name = f.name();
+        if name.starts_with("llvm.") || runtime_names.contains(&name.as_str()) {
+            continue;
+        }
+        if libdevice.is_none() {
+            let path = ptx::libdevice_path(&opts.cuda_dir);
+            libdevice = Some(dev.context().read_bitcode(&path).map_err(|e| AccError::internal(format!("cannot load libdevice: {e} (run scripts/setup)")))?);
+        }
+        let ld = libdevice.expect("loaded above");
+        let nv = format!("__nv_{name}");
+        match ld.function(&nv) {
+            Some(_) => {
+                let decl = dev.get_or_add_function(&nv, f.function_type());
+                f.replace_all_uses_with(decl);
+                needs_libdevice = true;
+            }
+            None => {
+                let loc = kernels
+                    .iter()
+                    .zip(regions)
+                    .find(|(k, _)| f.users().iter().any(|u| u.is_instruction() && u.parent_function() == **k))
+                    .map(|(_, r)| r.directive.loc.clone())
+                    .unwrap_or_default();
+                if let Some(l) = libdevice {
+                    l.dispose();
+                }
+                return Err(AccError::user(
+                    &loc,
+                    format!("function '{name}' is called in a compute region but has no device version (OpenACC 'routine' is not supported yet)"),
+                ));
+            }
+        }
+    }
+    if let Some(ld) = libdevice {
+        if needs_libdevice {
+            dev.link(ld).map_err(AccError::internal)?;
+        } else {
+            ld.dispose();
+        }
+    }
+    Ok(())
+}
+
+fn link_device_runtime(dev: Module) -> Result<()> {
+    let rt = dev.context().parse_ir(DEVICE_RUNTIME, "runtime-ir/device.ll").map_err(|e| AccError::internal(format!("runtime-ir does not parse: {e}")))?;
+    dev.link(rt).map_err(AccError::internal)
+}
+
+fn internalize_all_but(dev: Module, kernels: &[Value]) {
+    let names: Vec<String> = kernels.iter().map(|k| k.name()).collect();
+    for f in dev.functions() {
+        if !f.is_declaration() && !names.contains(&f.name()) {
+            f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+    for g in dev.globals() {
+        if g.has_initializer() {
+            g.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+}
+
+/// The compute kind of a plan's region (for reports).
+pub fn compute_name(k: ComputeKind) -> &'static str {
+    match k {
+        ComputeKind::Parallel => "parallel",
+        ComputeKind::Kernels => "kernels",
+        ComputeKind::Serial => "serial",
+    }
+}

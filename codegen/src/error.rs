@@ -1,0 +1,74 @@
+//! Typed errors whose variants say whose fault it is.
+//!
+//! `User` and `Unsupported` point at the user's source (`file:line:col: error: ...`);
+//! `Internal` is a bug in accc and says how to reproduce it.
+
+use std::fmt;
+
+/// A source position from the contract (`__acc_begin`'s file, line, col).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+#[derive(Debug)]
+pub enum AccError {
+    /// The input program is wrong (or the hand-written contract IR is malformed).
+    User { loc: Loc, msg: String },
+    /// Valid OpenACC this compiler does not lower yet.
+    Unsupported { loc: Loc, what: String },
+    /// A bug in accc.
+    Internal { msg: String },
+}
+
+impl AccError {
+    pub fn user(loc: &Loc, msg: impl Into<String>) -> Self {
+        AccError::User { loc: loc.clone(), msg: msg.into() }
+    }
+    pub fn unsupported(loc: &Loc, what: impl Into<String>) -> Self {
+        AccError::Unsupported { loc: loc.clone(), what: what.into() }
+    }
+    pub fn internal(msg: impl Into<String>) -> Self {
+        AccError::Internal { msg: msg.into() }
+    }
+    pub fn from_panic(p: Box<dyn std::any::Any + Send>) -> Self {
+        let msg = p
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "unknown panic".into());
+        AccError::internal(format!("panic in acc-offload: {msg}"))
+    }
+}
+
+impl fmt::Display for AccError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AccError::User { loc, msg } => write!(f, "{loc}: error: {msg}"),
+            AccError::Unsupported { loc, what } => write!(f, "{loc}: error: OpenACC {what} is not supported yet"),
+            AccError::Internal { msg } => write!(
+                f,
+                "error: internal compiler error in acc-offload (this is a bug in accc, please report it): {msg}\n\
+                 note: reproduce with: accc -emit-llvm -S <file.c> -o t.ll && \
+                 opt-22 -load-pass-plugin=target/release/libacc_pass.so -passes=acc-offload t.ll -S -o /dev/null"
+            ),
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, AccError>;
+
+/// Keeps Rust's default panic message off the user's terminal; `catch_unwind` at the FFI
+/// boundary turns a panic into an `Internal` error instead.
+pub fn silence_panic_output() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| std::panic::set_hook(Box::new(|_| {})));
+}

@@ -1,0 +1,236 @@
+//! Replaces each outlined region in its host function by the launch sequence.
+//!
+//! Expects: an `Outlined` region (its header block branches straight to its exit) and the
+//! device build's `KernelPlan`; the module's embedded cubin global. Produces, in the header:
+//! `if (__accrt_use_device() && if-clause) { data enter; translate pointers; launch; data
+//! exit } else { call the outlined function (host fallback) }`, calling only the host
+//! runtime ABI (docs/runtime-abi.md). Does not decide launch sizes beyond the defaults and
+//! the gang-loop trip count; the runtime clamps them to what the kernel can run.
+
+use crate::capture::Passing;
+use crate::contract::{Clause, DataKind, Var};
+use crate::device::KernelPlan;
+use crate::error::Result;
+use crate::expr;
+use crate::ir::{Builder, Context, IntPred, Module, Type, Value};
+use crate::outline::{Capture, Outlined};
+use crate::rt::Runtime;
+
+pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_size: u64) -> Result<()> {
+    let ctx = m.context();
+    let rt = Runtime::declare(m);
+    let b = ctx.builder();
+    let d = &r.directive;
+    let loc = d.loc.to_string();
+    r.header.terminator().expect("outline left a branch").erase();
+    b.position_at_end(r.header);
+    let loc_s = b.global_string(&loc, ".acc.loc");
+
+    // Values for the host fallback (also what grid sizing reads).
+    let host_args: Vec<(usize, Value)> = r
+        .captures
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.passing != Passing::Private)
+        .map(|(i, c)| (i, host_arg(&b, c)))
+        .collect();
+
+    let use_dev = b.call(rt.use_device, &[], "acc.use_device");
+    let mut on = b.icmp(IntPred::LLVMIntNE, use_dev, ctx.i32().const_int(0));
+    for c in &d.clauses {
+        if let Clause::If(v) = c {
+            on = b.and(on, b.icmp(IntPred::LLVMIntNE, *v, ctx.i64().const_int(0)));
+        }
+    }
+    let f = r.header.parent();
+    let dev_bb = ctx.append_block(f, "acc.launch");
+    let host_bb = ctx.append_block(f, "acc.host");
+    dev_bb.move_after(r.header);
+    host_bb.move_after(dev_bb);
+    b.cond_br(on, dev_bb, host_bb);
+
+    // Host fallback: the region's own code.
+    b.position_at_end(host_bb);
+    let hv: Vec<Value> = host_args.iter().map(|(_, v)| *v).collect();
+    b.call(r.func, &hv, "");
+    b.br(r.exit);
+
+    // Device: map, translate, launch, unmap.
+    b.position_at_end(dev_bb);
+    let own: Vec<(DataKind, &Var)> = d
+        .clauses
+        .iter()
+        .filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v)) } else { None })
+        .collect();
+    for (k, v) in &own {
+        let (addr, bytes) = section(&b, ctx, v);
+        let text = b.global_string(&v.text, ".acc.text");
+        b.call(rt.data_enter, &[addr, bytes, ctx.i32().const_int(*k as u64), loc_s, text], "");
+    }
+    let mut implicit_exits = Vec::new();
+    let mut dev_args = Vec::new();
+    for (i, hv) in &host_args {
+        let c = &r.captures[*i];
+        let text = b.global_string(&c.name, ".acc.name");
+        let v = match c.passing {
+            Passing::Value => *hv,
+            Passing::FirstPrivate if !hv.ty().is_ptr() => *hv,
+            Passing::Implicit(kind) => {
+                let bytes = ctx.i64().const_int(c.bytes);
+                b.call(rt.data_enter, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
+                implicit_exits.push((*hv, bytes, kind, text));
+                translate(&b, ctx, &rt, c, *hv, loc_s, text)
+            }
+            _ => translate(&b, ctx, &rt, c, *hv, loc_s, text),
+        };
+        dev_args.push(v);
+    }
+    let args = arg_array(&b, ctx, f, &dev_args);
+    let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
+    let desc = descriptor(m, ctx, &plan.name, &d.function.name(), &loc, image, image_size);
+    b.call(rt.launch, &[desc, gangs, workers, vector, args], "");
+    for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
+        b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
+    }
+    for (k, v) in own.iter().rev() {
+        let (addr, bytes) = section(&b, ctx, v);
+        let text = b.global_string(&v.text, ".acc.text");
+        b.call(rt.data_exit, &[addr, bytes, ctx.i32().const_int(*k as u64), loc_s, text], "");
+    }
+    b.br(r.exit);
+    Ok(())
+}
+
+fn host_arg(b: &Builder, c: &Capture) -> Value {
+    match c.passing {
+        Passing::FirstPrivate => {
+            let ty = if c.value.is_alloca() { c.value.allocated_type() } else { c.value.global_value_type() };
+            b.load(ty, c.value, &c.name)
+        }
+        _ => c.value,
+    }
+}
+
+/// Start address and byte count of a clause item.
+pub fn section(b: &Builder, ctx: Context, v: &Var) -> (Value, Value) {
+    let off = b.mul(v.lower, v.elem_size);
+    let addr = b.gep_bytes(ctx, v.base, off);
+    let bytes = b.mul(v.length, v.elem_size);
+    (addr, bytes)
+}
+
+/// The device address for host pointer `p`: through the data clause item it points into
+/// when there is one (so `y` works with `copy(y[5:10])`), else a plain present lookup.
+fn translate(b: &Builder, ctx: Context, rt: &Runtime, c: &Capture, p: Value, loc: Value, text: Value) -> Value {
+    match &c.via {
+        Some((DataKind::DevicePtr, _)) => p,
+        Some((_, var)) if !var.base.is_null() => {
+            let (start, _) = section(b, ctx, var);
+            let d = b.call(rt.deviceptr, &[start, loc, text], "");
+            let i64t = ctx.i64();
+            let pi = b.cast(llvm_sys::LLVMOpcode::LLVMPtrToInt, p, i64t);
+            let si = b.cast(llvm_sys::LLVMOpcode::LLVMPtrToInt, start, i64t);
+            let delta = b.sub(pi, si);
+            // A null host pointer stays null.
+            let moved = b.gep_bytes(ctx, d, delta);
+            let is_null = b.icmp(IntPred::LLVMIntEQ, pi, i64t.const_int(0));
+            b.select(is_null, ctx.ptr().const_null(), moved)
+        }
+        _ => b.call(rt.deviceptr, &[p, loc, text], ""),
+    }
+}
+
+/// `void *args[] = { &a0, &a1, ... }` with the slots in the function's entry block.
+fn arg_array(b: &Builder, ctx: Context, f: Value, vals: &[Value]) -> Value {
+    let entry_b = ctx.builder();
+    let entry = f.entry_block();
+    entry_b.position_before(entry.first_instruction().expect("entry is not empty"));
+    let n = vals.len().max(1) as u64;
+    let arr = entry_b.alloca(ctx.array_type(ctx.ptr(), n), "acc.args");
+    for (i, v) in vals.iter().enumerate() {
+        let slot = entry_b.alloca(v.ty(), "acc.arg");
+        b.store(*v, slot);
+        let p = b.gep(ctx.ptr(), arr, &[ctx.i64().const_int(i as u64)], true);
+        b.store(slot, p);
+    }
+    arr
+}
+
+fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan: &KernelPlan, host_vals: &[Value]) -> (Value, Value, Value) {
+    let i64t = ctx.i64();
+    let clause = |f: &dyn Fn(&Clause) -> Option<Value>| d.clauses.iter().find_map(f);
+    let workers = clause(&|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None })
+        .unwrap_or_else(|| i64t.const_int(plan.shape.num_workers as u64));
+    let vector = clause(&|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None })
+        .unwrap_or_else(|| i64t.const_int(plan.shape.vector_length as u64));
+    let serial = plan.shape.vector_length == 1 && plan.shape.num_workers == 1 && matches!(d.kind, crate::contract::DirectiveKind::Compute { kind: crate::contract::ComputeKind::Serial, .. });
+    let gangs = if serial {
+        i64t.const_int(1)
+    } else if let Some(g) = clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None }) {
+        g
+    } else {
+        plan.gang_trip
+            .as_ref()
+            .and_then(|(e, levels)| {
+                let trip = expr::emit(e, b, ctx, host_vals)?;
+                let trip = b.sext_or_trunc(trip, i64t);
+                let mut per = i64t.const_int(1);
+                if levels.worker {
+                    per = b.mul(per, workers);
+                }
+                if levels.vector {
+                    per = b.mul(per, vector);
+                }
+                let one = i64t.const_int(1);
+                let per = b.select(b.icmp(IntPred::LLVMIntSGT, per, one), per, one);
+                let g = b.sdiv(b.sub(b.add(trip, per), one), per);
+                Some(b.select(b.icmp(IntPred::LLVMIntSGT, g, one), g, one))
+            })
+            .unwrap_or_else(|| i64t.const_int(0))
+    };
+    (gangs, workers, vector)
+}
+
+/// `accrt_kernel` descriptor: { image, size, name, function, loc, cache }.
+fn descriptor(m: Module, ctx: Context, name: &str, function: &str, loc: &str, image: Value, size: u64) -> Value {
+    let ptr = ctx.ptr();
+    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr]);
+    let s = |text: &str, gname: &str| {
+        let mut bytes = text.as_bytes().to_vec();
+        bytes.push(0);
+        let c = ctx.const_bytes(&bytes);
+        let g = m.add_global(c.ty(), gname);
+        g.set_initializer(c);
+        g.set_global_constant(true);
+        g.set_linkage(llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+        g.set_unnamed_addr();
+        g
+    };
+    let init = ctx.const_struct(&[
+        image,
+        ctx.i64().const_int(size),
+        s(name, ".acc.kname"),
+        s(function, ".acc.fname"),
+        s(loc, ".acc.kloc"),
+        ptr.const_null(),
+    ]);
+    let g = m.add_global(ty, &format!("__acc_kernel.{name}"));
+    g.set_initializer(init);
+    g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+    g
+}
+
+/// Embeds the cubin as a private constant; returns the global.
+pub fn embed_image(m: Module, cubin: &[u8]) -> Value {
+    let ctx = m.context();
+    let c = ctx.const_bytes(cubin);
+    let g = m.add_global(c.ty(), "__acc_cubin");
+    g.set_initializer(c);
+    g.set_global_constant(true);
+    g.set_linkage(llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+    g.set_alignment(16);
+    g
+}
+
+#[allow(dead_code)]
+fn _type_check(_: Type) {}

@@ -1,0 +1,106 @@
+//! `acc-codegen`: everything `acc-offload` does, as one pipeline over a host module.
+//!
+//! The stages, in order (each a module with its own contract in its `//!` doc):
+//! 1. `contract`  read and verify the OpenACC markers (docs/ir-contract.md);
+//! 2. `outline`   move each compute region into a function of its own (host fallback);
+//! 3. `device`    clone to an NVPTX module, map loops (`mapping`, `loops`, `partition`),
+//!                link `runtime-ir` and libdevice, optimise, emit PTX and a cubin (`ptx`);
+//! 4. `host_stub` replace each region by the launch sequence, embedding the cubin;
+//! 5. `data`      lower data regions, enter/exit data and update;
+//! 6. erase the markers.
+//!
+//! Decisions (`capture::classify`, `mapping::assign_levels`, `loops::trip_count`) are pure
+//! functions with unit tests; IR manipulation goes through the handle layer in `ir`, the
+//! only module with `unsafe` LLVM calls besides the target machine in `ptx`.
+
+pub mod capture;
+pub mod cfg;
+pub mod contract;
+pub mod data;
+pub mod device;
+pub mod error;
+pub mod expr;
+pub mod host_stub;
+pub mod ir;
+pub mod loops;
+pub mod mapping;
+pub mod options;
+pub mod outline;
+pub mod partition;
+pub mod ptx;
+pub mod report;
+pub mod rt;
+
+pub use error::{silence_panic_output, AccError, Loc};
+
+use contract::{Clause, DataKind, Directive, DirectiveKind, Var};
+use ir::Module;
+use llvm_sys::prelude::LLVMModuleRef;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Offload,
+    /// `print-acc-regions`: print what the contract reader sees, change nothing.
+    PrintRegions,
+}
+
+/// Runs the pass on a module owned by the caller. Ok(changed) or the errors to print.
+pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool, Vec<AccError>> {
+    let m = Module(m);
+    run(m, options, mode).map_err(|e| vec![e])
+}
+
+fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
+    let opts = options::Options::from_env_and_params(options).map_err(|e| AccError::user(&Loc::default(), e))?;
+    let directives = contract::read_module(m)?;
+    if mode == Mode::PrintRegions {
+        print!("{}", report::describe(&directives));
+        use std::io::Write;
+        let _ = std::io::stdout().flush();
+        return Ok(false);
+    }
+    let had_markers = [contract::BEGIN, contract::CLAUSE, contract::END].iter().any(|n| m.function(n).is_some());
+    if directives.is_empty() {
+        contract::erase_markers(m);
+        return Ok(had_markers);
+    }
+    // Enclosing data regions, decided before outlining changes the control flow.
+    let enclosing: Vec<Vec<(DataKind, Var)>> = directives.iter().map(|d| enclosing_data(d, &directives)).collect();
+    let mut regions = Vec::new();
+    for (d, enc) in directives.iter().zip(&enclosing) {
+        if d.kind.is_compute() {
+            regions.push(outline::outline(m, d, enc)?);
+        }
+    }
+    if !regions.is_empty() {
+        let dev = device::build(m, &regions, &opts)?;
+        let image = host_stub::embed_image(m, &dev.cubin);
+        for (r, plan) in regions.iter().zip(&dev.plans) {
+            host_stub::build(m, r, plan, image, dev.cubin.len() as u64)?;
+        }
+        if std::env::var_os("ACCC_INFO").is_some() {
+            eprint!("{}", report::plans(&regions, &dev.plans));
+        }
+    }
+    for d in &directives {
+        if matches!(d.kind, DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update) {
+            data::lower(m, d)?;
+        }
+    }
+    contract::erase_markers(m);
+    m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
+    Ok(true)
+}
+
+/// Data clause items of the `data` regions around `d` (same function).
+fn enclosing_data(d: &Directive, all: &[Directive]) -> Vec<(DataKind, Var)> {
+    if !d.kind.is_compute() {
+        return Vec::new();
+    }
+    let cfg = cfg::FunctionCfg::new(d.function);
+    all.iter()
+        .filter(|o| o.kind == DirectiveKind::Data && o.function == d.function)
+        .filter(|o| cfg.dominates_inst(o.begin, d.begin) && cfg.dominates_inst(d.end, o.end))
+        .flat_map(|o| o.clauses.iter().filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v.clone())) } else { None }))
+        .collect()
+}

@@ -1,0 +1,247 @@
+//! Which parallelism level each loop of a compute region gets, and the default launch shape.
+//!
+//! Pure decisions over a description of the loop nest (`LoopDesc`), tested without IR.
+//! Levels follow the OpenUH mapping (shared/seeds/nested-loop-transformation-openuh-ccpe.txt):
+//! gang → blockIdx.x, worker → threadIdx.y, vector → threadIdx.x; every partitioned loop
+//! strides by the number of threads at its levels, so any trip count runs on any launch.
+//!
+//! Loops without a level clause: in `parallel`, an `independent` (implicit) loop gets the
+//! outermost free level(s): the outermost gets gang (and vector too when it is alone), the
+//! innermost vector, one in between worker. `auto` loops, loops in `kernels` without
+//! `independent` and everything in `serial` run sequentially (no dependence analysis yet:
+//! running such a loop in parallel could give a wrong answer).
+
+use crate::contract::ComputeKind;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Levels {
+    pub gang: bool,
+    pub worker: bool,
+    pub vector: bool,
+}
+
+impl Levels {
+    pub const NONE: Levels = Levels { gang: false, worker: false, vector: false };
+    pub fn is_seq(self) -> bool {
+        self == Levels::NONE
+    }
+    fn union(self, o: Levels) -> Levels {
+        Levels { gang: self.gang || o.gang, worker: self.worker || o.worker, vector: self.vector || o.vector }
+    }
+    /// The innermost level used (0 none, 1 gang, 2 worker, 3 vector).
+    fn depth(self) -> u8 {
+        if self.vector {
+            3
+        } else if self.worker {
+            2
+        } else if self.gang {
+            1
+        } else {
+            0
+        }
+    }
+    pub fn describe(self) -> String {
+        let mut v = Vec::new();
+        if self.gang {
+            v.push("gang");
+        }
+        if self.worker {
+            v.push("worker");
+        }
+        if self.vector {
+            v.push("vector");
+        }
+        if v.is_empty() {
+            "seq".into()
+        } else {
+            v.join(" ")
+        }
+    }
+}
+
+/// What the directive says about one loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopKind {
+    /// gang/worker/vector clauses given.
+    Explicit(Levels),
+    Seq,
+    Auto,
+    Independent,
+    /// No clause: independent in `parallel`, auto in `kernels`.
+    Unspecified,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopDesc {
+    pub kind: LoopKind,
+    /// Index of the enclosing acc loop in the same region, if any.
+    pub parent: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MappingError {
+    /// A loop uses a level that an enclosing loop already uses, or an outer level.
+    BadNesting { loop_index: usize, levels: Levels, outer: Levels },
+}
+
+/// Assigns levels to every loop (`loops` are in program order, parents before children).
+pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Levels>, MappingError> {
+    let n = loops.len();
+    let assignable = |i: usize| match loops[i].kind {
+        LoopKind::Independent => compute != ComputeKind::Serial,
+        LoopKind::Unspecified => compute == ComputeKind::Parallel,
+        _ => false,
+    };
+    // Levels used explicitly anywhere below loop i.
+    fn below(i: usize, loops: &[LoopDesc]) -> Levels {
+        let mut acc = Levels::NONE;
+        for j in 0..loops.len() {
+            if loops[j].parent == Some(i) {
+                if let LoopKind::Explicit(l) = loops[j].kind {
+                    acc = acc.union(l);
+                }
+                acc = acc.union(below(j, loops));
+            }
+        }
+        acc
+    }
+    fn assignable_below(i: usize, loops: &[LoopDesc], assignable: &dyn Fn(usize) -> bool) -> bool {
+        (0..loops.len()).any(|j| loops[j].parent == Some(i) && (assignable(j) || assignable_below(j, loops, assignable)))
+    }
+    let mut out = vec![Levels::NONE; n];
+    for i in 0..n {
+        let outer = enclosing(i, loops, &out);
+        let levels = match loops[i].kind {
+            LoopKind::Explicit(_) if compute == ComputeKind::Serial => Levels::NONE,
+            LoopKind::Explicit(l) => l,
+            _ if assignable(i) => {
+                let inner = below(i, loops);
+                let inner_shallowest = if inner.gang { 1 } else if inner.worker { 2 } else if inner.vector { 3 } else { 4 };
+                // A level is free when it is inside every enclosing level and outside every
+                // level used below.
+                let ok = |depth: u8| outer.depth() < depth && depth < inner_shallowest;
+                if assignable_below(i, loops, &assignable) {
+                    // Leave the vector level to the innermost assignable loop.
+                    if ok(1) {
+                        Levels { gang: true, ..Levels::NONE }
+                    } else if ok(2) {
+                        Levels { worker: true, ..Levels::NONE }
+                    } else {
+                        Levels::NONE
+                    }
+                } else {
+                    let l = Levels { gang: ok(1), worker: false, vector: ok(3) };
+                    if l.is_seq() && ok(2) {
+                        Levels { worker: true, ..Levels::NONE }
+                    } else {
+                        l
+                    }
+                }
+            }
+            _ => Levels::NONE,
+        };
+        // Nesting rule: a loop's levels must all be inner to every enclosing loop's levels.
+        if !levels.is_seq() {
+            let shallowest = if levels.gang { 1 } else if levels.worker { 2 } else { 3 };
+            if shallowest <= outer.depth() {
+                return Err(MappingError::BadNesting { loop_index: i, levels, outer });
+            }
+        }
+        out[i] = levels;
+    }
+    Ok(out)
+}
+
+fn enclosing(i: usize, loops: &[LoopDesc], assigned: &[Levels]) -> Levels {
+    let mut acc = Levels::NONE;
+    let mut p = loops[i].parent;
+    while let Some(j) = p {
+        acc = acc.union(assigned[j]);
+        p = loops[j].parent;
+    }
+    acc
+}
+
+/// Default launch shape for a kernel given the levels its loops use; clauses override.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchShape {
+    pub num_workers: i64,
+    pub vector_length: i64,
+}
+
+pub fn default_shape(compute: ComputeKind, used: &[Levels]) -> LaunchShape {
+    if compute == ComputeKind::Serial {
+        return LaunchShape { num_workers: 1, vector_length: 1 };
+    }
+    let worker = used.iter().any(|l| l.worker);
+    let vector = used.iter().any(|l| l.vector);
+    match (worker, vector) {
+        (true, true) => LaunchShape { num_workers: 4, vector_length: 32 },
+        (true, false) => LaunchShape { num_workers: 8, vector_length: 1 },
+        (false, true) => LaunchShape { num_workers: 1, vector_length: 128 },
+        (false, false) => LaunchShape { num_workers: 1, vector_length: 1 },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ComputeKind::*;
+    use LoopKind::*;
+
+    const G: Levels = Levels { gang: true, worker: false, vector: false };
+    const W: Levels = Levels { gang: false, worker: true, vector: false };
+    const V: Levels = Levels { gang: false, worker: false, vector: true };
+    const GV: Levels = Levels { gang: true, worker: false, vector: true };
+
+    fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
+        LoopDesc { kind, parent }
+    }
+
+    #[test]
+    fn single_loop_gets_gang_vector() {
+        assert_eq!(assign_levels(Parallel, &[l(Unspecified, None)]).unwrap(), vec![GV]);
+    }
+
+    #[test]
+    fn double_nest_gets_gang_then_vector() {
+        let r = assign_levels(Parallel, &[l(Unspecified, None), l(Unspecified, Some(0))]).unwrap();
+        assert_eq!(r, vec![G, V]);
+    }
+
+    #[test]
+    fn triple_nest_gets_gang_worker_vector() {
+        let r = assign_levels(Parallel, &[l(Unspecified, None), l(Unspecified, Some(0)), l(Unspecified, Some(1))]).unwrap();
+        assert_eq!(r, vec![G, W, V]);
+    }
+
+    #[test]
+    fn explicit_levels_are_kept_and_auto_fills_the_rest() {
+        let r = assign_levels(Parallel, &[l(Explicit(G), None), l(Unspecified, Some(0))]).unwrap();
+        assert_eq!(r, vec![G, V]);
+        let r = assign_levels(Parallel, &[l(Unspecified, None), l(Explicit(V), Some(0))]).unwrap();
+        assert_eq!(r, vec![G, V]);
+    }
+
+    #[test]
+    fn conservative_cases_run_sequentially() {
+        assert_eq!(assign_levels(Kernels, &[l(Unspecified, None)]).unwrap(), vec![Levels::NONE]);
+        assert_eq!(assign_levels(Parallel, &[l(Auto, None)]).unwrap(), vec![Levels::NONE]);
+        assert_eq!(assign_levels(Serial, &[l(Explicit(G), None)]).unwrap(), vec![Levels::NONE]);
+        assert_eq!(assign_levels(Kernels, &[l(Independent, None)]).unwrap(), vec![GV]);
+        assert_eq!(assign_levels(Parallel, &[l(Seq, None), l(Unspecified, Some(0))]).unwrap(), vec![Levels::NONE, GV]);
+    }
+
+    #[test]
+    fn bad_nesting_is_reported() {
+        let e = assign_levels(Parallel, &[l(Explicit(V), None), l(Explicit(G), Some(0))]).unwrap_err();
+        assert!(matches!(e, MappingError::BadNesting { loop_index: 1, .. }));
+    }
+
+    #[test]
+    fn shapes() {
+        assert_eq!(default_shape(Parallel, &[GV]), LaunchShape { num_workers: 1, vector_length: 128 });
+        assert_eq!(default_shape(Parallel, &[G, W, V]), LaunchShape { num_workers: 4, vector_length: 32 });
+        assert_eq!(default_shape(Serial, &[GV]), LaunchShape { num_workers: 1, vector_length: 1 });
+    }
+}

@@ -1,0 +1,88 @@
+//! Pass options: `acc-offload<gpu-arch=sm_80;save-temps=/tmp/x;opt=2>` in opt, or the
+//! `ACC_OFFLOAD_OPTIONS` environment variable (how `accc` configures the pass inside clang).
+//! Pass parameters override the environment.
+
+use std::path::PathBuf;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// `sm_90` etc.
+    pub gpu_arch: String,
+    /// Prefix for `-save-temps` files: `<prefix>.device.ll`, `.ptx`, `.cubin`.
+    pub save_temps: Option<PathBuf>,
+    /// Device optimisation level 0..3.
+    pub opt_level: u8,
+    /// Directory with `bin/ptxas` and `nvvm/libdevice/libdevice.10.bc`.
+    pub cuda_dir: PathBuf,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            gpu_arch: "sm_90".into(),
+            save_temps: None,
+            opt_level: 3,
+            cuda_dir: default_cuda_dir(),
+        }
+    }
+}
+
+/// The nvcc wheel that `scripts/setup` installs into the repository's `.toolchain/`.
+fn default_cuda_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("ACCC_CUDA_DIR") {
+        return PathBuf::from(d);
+    }
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../.toolchain/cuda/nvidia/cuda_nvcc"))
+}
+
+impl Options {
+    /// Environment first, then the pass parameters.
+    pub fn from_env_and_params(params: &str) -> Result<Options, String> {
+        let mut o = Options::default();
+        if let Ok(env) = std::env::var("ACC_OFFLOAD_OPTIONS") {
+            o.apply(&env)?;
+        }
+        o.apply(params)?;
+        Ok(o)
+    }
+
+    pub fn apply(&mut self, text: &str) -> Result<(), String> {
+        for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
+            let (k, v) = item.split_once('=').unwrap_or((item, ""));
+            match k {
+                "gpu-arch" => self.gpu_arch = parse_arch(v)?,
+                "save-temps" => self.save_temps = (!v.is_empty()).then(|| PathBuf::from(v)),
+                "opt" => {
+                    self.opt_level = v.parse().ok().filter(|l| *l <= 3).ok_or(format!("bad opt level '{v}'"))?
+                }
+                "cuda-dir" => self.cuda_dir = PathBuf::from(v),
+                _ => return Err(format!("unknown acc-offload option '{k}'")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Accepts `sm_90`, `sm_80`, ... (and `cc90` as NVHPC spells it).
+pub fn parse_arch(v: &str) -> Result<String, String> {
+    let digits = v.strip_prefix("sm_").or_else(|| v.strip_prefix("cc")).unwrap_or("");
+    match digits.parse::<u32>() {
+        Ok(n) if (50..=120).contains(&n) => Ok(format!("sm_{digits}")),
+        _ => Err(format!("unknown GPU architecture '{v}' (expected e.g. sm_90)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn parses_params() {
+        let mut o = Options::default();
+        o.apply("gpu-arch=cc80;save-temps=/tmp/x;opt=1").unwrap();
+        assert_eq!(o.gpu_arch, "sm_80");
+        assert_eq!(o.save_temps, Some(PathBuf::from("/tmp/x")));
+        assert_eq!(o.opt_level, 1);
+        assert!(o.apply("bogus=1").is_err());
+        assert!(parse_arch("sm_x").is_err());
+    }
+}

@@ -1,0 +1,319 @@
+//! Outlines one compute region into a function of its own.
+//!
+//! Expects: a verified compute `Directive` (contract.rs) in its host function, as Clang
+//! emits it (memory form: locals in allocas of the entry block) or in SSA form.
+//! Produces: a new internal function `<fn>_l<line>` (`void(captures...)`) holding the
+//! region's blocks, whose parameters are the captured values passed as `capture::classify`
+//! decides; the host function keeps the directive's header (begin marker, clause operands)
+//! in `header`, which now branches straight to `exit` (the block that starts with the end
+//! marker). The same function is the host fallback and, cloned into the device module, the
+//! kernel. Does not build the launch stub (host_stub.rs) and does not map loops (the
+//! device module does).
+
+use crate::capture::{classify, CaptureError, CaptureFacts, Passing, Storage};
+use crate::contract::{Clause, ComputeKind, DataKind, Directive, DirectiveKind, Var};
+use crate::error::{AccError, Result};
+use crate::ir::{const_expr_as_instruction, Block, Context, Module, Value};
+use llvm_sys::LLVMLinkage;
+use std::collections::HashSet;
+
+/// One parameter of the outlined function (Private captures have no parameter).
+#[derive(Clone, Debug)]
+pub struct Capture {
+    /// The host value: an SSA value, an alloca or a global.
+    pub value: Value,
+    pub passing: Passing,
+    /// Bytes of the variable (for implicit mapping).
+    pub bytes: u64,
+    /// A data clause whose item this capture points into (for translating pointers whose
+    /// base itself is not mapped, e.g. `y` with `copy(y[5:10])`).
+    pub via: Option<(DataKind, Var)>,
+    pub name: String,
+}
+
+pub struct Outlined {
+    pub directive: Directive,
+    pub compute: ComputeKind,
+    pub func: Value,
+    pub captures: Vec<Capture>,
+    /// Host block holding the directive header; ends in `br exit` until the stub replaces it.
+    pub header: Block,
+    pub exit: Block,
+}
+
+/// Outlines `d`. `data_clauses` are the clause items of the enclosing data regions.
+pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> Result<Outlined> {
+    let ctx = m.context();
+    let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
+        return Err(AccError::internal("outline called on a non-compute directive"));
+    };
+    let host_fn = d.function;
+    let last = d.last_header_call();
+    let header = last.parent_block();
+    let after = last.next_instruction().ok_or_else(|| AccError::internal("marker call without a following instruction"))?;
+    let entry = header.split_before(ctx, after, "acc.region");
+    let exit = if d.end.prev_instruction().is_none() {
+        d.end.parent_block()
+    } else {
+        d.end.parent_block().split_before(ctx, d.end, "acc.exit")
+    };
+    let region = region_blocks(entry, exit);
+    check_single_exit(d, &region, exit)?;
+    expand_global_const_exprs(&region);
+
+    // Captured values in order of first use.
+    let mut seen = HashSet::new();
+    let mut captured = Vec::new();
+    for b in &region {
+        for i in b.instructions() {
+            for op in i.operands() {
+                if is_capture(op, &region) && seen.insert(op) {
+                    captured.push(op);
+                }
+            }
+        }
+    }
+
+    let mut all_vars: Vec<(DataKind, &Var)> = enclosing_data.iter().map(|(k, v)| (*k, v)).collect();
+    all_vars.extend(d.clauses.iter().filter_map(|c| match c {
+        Clause::Data(k, v) => Some((*k, v)),
+        _ => None,
+    }));
+    let default_none = d.has(|c| matches!(c, Clause::Default(s) if s == "none"));
+    let default_present = d.has(|c| matches!(c, Clause::Default(s) if s == "present"));
+
+    let mut captures = Vec::new();
+    for v in captured {
+        let storage = storage_of(v);
+        let region_local = !v.is_global_variable() && v.users().iter().all(|u| !u.is_instruction() || region.contains(&u.parent_block()));
+        let facts = CaptureFacts {
+            storage,
+            compute,
+            in_data_clause: all_vars.iter().any(|(_, x)| strip(x.base) == v),
+            private_clause: d.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v)),
+            firstprivate_clause: d.has(|c| matches!(c, Clause::FirstPrivate(x) if strip(x.base) == v)),
+            region_local,
+            written: written_in(v, &region),
+            default_present,
+            default_none,
+        };
+        let name = display_name(v);
+        let passing = classify(facts).map_err(|e| match e {
+            CaptureError::NeedsExplicitClause => AccError::user(
+                &d.loc,
+                format!("variable '{name}' is used in the region but has no data clause, and default(none) requires one"),
+            ),
+            CaptureError::AggregateFirstPrivate => AccError::unsupported(&d.loc, format!("'firstprivate' of the array or struct '{name}'")),
+        })?;
+        let bytes = match storage {
+            Storage::Variable { .. } => variable_type(v).store_size(m),
+            _ => 0,
+        };
+        let via = all_vars.iter().find(|(_, x)| points_into(x.base, v)).map(|(k, x)| (*k, (*x).clone()));
+        captures.push(Capture { value: v, passing, bytes, via, name });
+    }
+
+    let func = build_function(m, d, &captures, &region, entry, exit)?;
+    // The header now goes straight to the exit; the stub builder puts the launch in between.
+    let b = ctx.builder();
+    header.terminator().expect("split left a branch").erase();
+    b.position_at_end(header);
+    b.br(exit);
+    Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit })
+}
+
+/// Blocks reachable from `entry` without passing `exit`.
+fn region_blocks(entry: Block, exit: Block) -> Vec<Block> {
+    let mut out = vec![entry];
+    let mut seen: HashSet<Block> = HashSet::from([entry, exit]);
+    let mut i = 0;
+    while i < out.len() {
+        for s in out[i].successors() {
+            if seen.insert(s) {
+                out.push(s);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+fn check_single_exit(d: &Directive, region: &[Block], exit: Block) -> Result<()> {
+    for b in region {
+        if b.terminator().is_some_and(|t| t.successors().is_empty() && t.opcode() != Some(llvm_sys::LLVMOpcode::LLVMUnreachable)) {
+            return Err(AccError::user(&d.loc, "a 'return' inside an OpenACC compute region is not allowed"));
+        }
+        for i in b.instructions() {
+            for u in i.users() {
+                if u.is_instruction() && !region.contains(&u.parent_block()) {
+                    return Err(AccError::unsupported(
+                        &d.loc,
+                        format!("a value computed inside the region and used after it ({})", i.to_string().trim()),
+                    ));
+                }
+            }
+        }
+    }
+    if exit.instructions().iter().any(|i| i.is_phi()) {
+        return Err(AccError::unsupported(&d.loc, "a region whose exit block merges values (phi)"));
+    }
+    Ok(())
+}
+
+/// Rewrites constant expressions that refer to writable globals (`gep (@a, 0, 3)`) as
+/// instructions, so the global becomes an ordinary captured operand.
+fn expand_global_const_exprs(region: &[Block]) {
+    for b in region {
+        for i in b.instructions() {
+            if i.is_phi() {
+                continue;
+            }
+            for k in 0..i.num_operands() {
+                let op = i.operand(k);
+                if op.is_const_expr() && mentions_writable_global(op) {
+                    let new = const_expr_as_instruction(op, i);
+                    i.set_operand(k, new);
+                }
+            }
+        }
+    }
+}
+
+fn mentions_writable_global(c: Value) -> bool {
+    c.operands().into_iter().any(|o| (o.is_global_variable() && !o.is_global_constant()) || (o.is_const_expr() && mentions_writable_global(o)))
+}
+
+fn is_capture(op: Value, region: &[Block]) -> bool {
+    if op.is_instruction() {
+        return !region.contains(&op.parent_block());
+    }
+    op.is_argument() || (op.is_global_variable() && !op.is_global_constant())
+}
+
+fn storage_of(v: Value) -> Storage {
+    if v.is_alloca() || v.is_global_variable() {
+        Storage::Variable { scalar: variable_type(v).is_scalar() }
+    } else if v.ty().is_ptr() {
+        Storage::PointerValue
+    } else {
+        Storage::ScalarValue
+    }
+}
+
+fn variable_type(v: Value) -> crate::ir::Type {
+    if v.is_alloca() {
+        v.allocated_type()
+    } else {
+        v.global_value_type()
+    }
+}
+
+/// Strips zero-offset GEPs and casts: `&a[0]` of an array alloca is the alloca.
+pub fn strip(mut v: Value) -> Value {
+    while let Some(op) = v.opcode() {
+        let zero_gep = op == llvm_sys::LLVMOpcode::LLVMGetElementPtr && v.operands()[1..].iter().all(|i| i.const_int_value() == Some(0));
+        if zero_gep || op == llvm_sys::LLVMOpcode::LLVMBitCast || op == llvm_sys::LLVMOpcode::LLVMAddrSpaceCast {
+            v = v.operand(0);
+        } else {
+            break;
+        }
+    }
+    v
+}
+
+/// The clause base is `v` itself or the pointer loaded from variable `v`.
+fn points_into(base: Value, v: Value) -> bool {
+    let b = strip(base);
+    b == v || (b.opcode() == Some(llvm_sys::LLVMOpcode::LLVMLoad) && strip(b.operand(0)) == v)
+}
+
+fn written_in(v: Value, region: &[Block]) -> bool {
+    v.users().iter().any(|u| {
+        u.is_instruction()
+            && region.contains(&u.parent_block())
+            && match u.opcode() {
+                Some(llvm_sys::LLVMOpcode::LLVMStore) => u.operand(1) == v,
+                Some(llvm_sys::LLVMOpcode::LLVMCall) => u.called_name().is_none_or(|n| !n.starts_with("__acc_") && !n.starts_with("llvm.lifetime")),
+                _ => false,
+            }
+    })
+}
+
+pub fn display_name(v: Value) -> String {
+    let n = v.name();
+    let n = n.strip_suffix(".addr").unwrap_or(&n).to_string();
+    if n.is_empty() {
+        v.to_string().trim().to_string()
+    } else {
+        n
+    }
+}
+
+fn unique_name(m: Module, base: &str) -> String {
+    if m.function(base).is_none() {
+        return base.to_string();
+    }
+    (2..).map(|k| format!("{base}_{k}")).find(|n| m.function(n).is_none()).expect("unbounded")
+}
+
+fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], entry: Block, exit: Block) -> Result<Value> {
+    let ctx: Context = m.context();
+    let param_tys: Vec<_> = caps
+        .iter()
+        .filter(|c| c.passing != Passing::Private)
+        .map(|c| match c.passing {
+            Passing::FirstPrivate => variable_type(c.value),
+            _ => c.value.ty(),
+        })
+        .collect();
+    let fty = ctx.fn_type(ctx.void(), &param_tys, false);
+    let name = unique_name(m, &format!("{}_l{}", d.function.name(), d.loc.line));
+    let f = m.get_or_add_function(&name, fty);
+    f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+    f.add_fn_enum_attr("nounwind");
+    let fentry = ctx.append_block(f, "acc.entry");
+    let ret = ctx.append_block(f, "acc.ret");
+    let mut after = fentry;
+    for b in region {
+        b.move_after(after);
+        after = *b;
+    }
+    ret.move_after(after);
+    let b = ctx.builder();
+    b.position_at_end(ret);
+    b.ret_void();
+    for blk in region {
+        let t = blk.terminator().expect("verified IR has terminators");
+        for (k, s) in t.successors().into_iter().enumerate() {
+            if s == exit {
+                t.set_successor(k as u32, ret);
+            }
+        }
+    }
+    b.position_at_end(fentry);
+    let params = f.params();
+    let in_f = |u: Value| u.is_instruction() && u.parent_function() == f;
+    let mut pi = 0;
+    for c in caps {
+        let replacement = match c.passing {
+            Passing::Private => b.alloca(variable_type(c.value), &format!("{}.private", c.name)),
+            Passing::FirstPrivate => {
+                let p = params[pi];
+                pi += 1;
+                p.set_name(&c.name);
+                let slot = b.alloca(variable_type(c.value), &format!("{}.firstprivate", c.name));
+                b.store(p, slot);
+                slot
+            }
+            _ => {
+                let p = params[pi];
+                pi += 1;
+                p.set_name(&c.name);
+                p
+            }
+        };
+        c.value.replace_uses_where(replacement, in_f);
+    }
+    b.br(entry);
+    Ok(f)
+}

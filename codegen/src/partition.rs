@@ -1,0 +1,195 @@
+//! Partitions the loops of a kernel across gangs, workers and vector lanes.
+//!
+//! Expects: a kernel in SSA form whose loop directives are still marked by their
+//! `__acc_begin`/`__acc_end` calls, each with its assigned `Levels` (mapping.rs).
+//! Produces: each partitioned loop rewritten to the OpenUH "sliding window" form
+//! (shared/seeds/nested-loop-transformation-openuh-ccpe.txt, Figs. 3, 5, 6): a normalised
+//! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
+//! the number of threads at those levels (read from the launch, not assumed), so any trip
+//! count runs correctly on any launch size. `collapse(n)` loops share one index over the
+//! product of their trip counts. Sequential loops are left alone. Does not add guards for
+//! code between loops (that code runs redundantly on every thread).
+
+use crate::cfg::FunctionCfg;
+use crate::error::{AccError, Loc, Result};
+use crate::ir::{prune_phi, Builder, Context, IntPred, Module, Value};
+use crate::loops::{analyse, emit_trip_count, find_bound_loop, CountedLoop};
+use crate::mapping::Levels;
+
+/// One loop directive of a kernel with its decided schedule.
+#[derive(Clone, Debug)]
+pub struct LoopPlan {
+    pub begin: Value,
+    pub end: Value,
+    pub loc: Loc,
+    pub levels: Levels,
+    pub collapse: u32,
+}
+
+/// The trip count of the kernel's outermost gang loop, when it only depends on the kernel's
+/// parameters: the host stub evaluates it to size the grid.
+pub type GangTrip = Option<Value>;
+
+/// Partitions every planned loop; returns the i64 trip-count value of the first top-level
+/// gang-partitioned loop (in the kernel, for the host to re-evaluate) and its levels.
+pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<Option<(Value, Levels)>> {
+    let mut gang_trip = None;
+    for p in plans {
+        if p.levels.is_seq() {
+            continue;
+        }
+        let cfg = FunctionCfg::new(kernel);
+        let outer = find_bound_loop(&cfg, p.begin, p.end, &p.loc)?;
+        let mut nest = vec![analyse(&cfg, &outer, &p.loc)?];
+        for _ in 1..p.collapse {
+            let inner = inner_loop(&cfg, nest.last().expect("non-empty"), &p.loc)?;
+            nest.push(analyse(&cfg, &inner, &p.loc)?);
+        }
+        for l in &nest[1..] {
+            for v in [l.init, l.bound, l.step] {
+                if v.is_instruction() && nest[0].blocks.contains(&v.parent_block()) {
+                    return Err(AccError::user(&p.loc, "collapse needs a rectangular loop nest: an inner loop's bounds depend on an outer loop"));
+                }
+            }
+        }
+        let total = rewrite_nest(m, &nest, p.levels, &p.loc)?;
+        if gang_trip.is_none() && p.levels.gang {
+            gang_trip = Some((total, p.levels));
+        }
+    }
+    Ok(gang_trip)
+}
+
+/// The loop directly nested in `outer` (for collapse): the first loop header its body reaches.
+fn inner_loop(cfg: &FunctionCfg, outer: &CountedLoop, loc: &Loc) -> Result<crate::cfg::NaturalLoop> {
+    let body_entry = outer.header.successors()[outer.body_succ as usize];
+    let h = cfg.index[&outer.header];
+    cfg.loops()
+        .into_iter()
+        .filter(|l| l.header != h && outer.blocks.contains(&cfg.blocks[l.header]))
+        .min_by_key(|l| {
+            // The nearest header along straight-line flow from the body entry.
+            let mut n = cfg.index[&body_entry];
+            let mut steps = 0;
+            while n != l.header && steps < 64 {
+                match cfg.graph.succ[n].as_slice() {
+                    [s] => n = *s,
+                    _ => return usize::MAX,
+                }
+                steps += 1;
+            }
+            if n == l.header {
+                steps
+            } else {
+                usize::MAX
+            }
+        })
+        .filter(|l| l.latches.len() == 1)
+        .ok_or_else(|| AccError::user(loc, "collapse asks for more tightly nested loops than there are"))
+}
+
+/// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).
+fn level_id_and_count(m: Module, b: &Builder, levels: Levels) -> (Value, Value) {
+    let ctx = m.context();
+    let fty = ctx.fn_type(ctx.i64(), &[], false);
+    let call = |name: &str| b.call(m.get_or_add_function(name, fty), &[], "");
+    let mut id: Option<Value> = None;
+    let mut count: Option<Value> = None;
+    for (on, idf, nf) in [
+        (levels.gang, "__acc_gang_id", "__acc_num_gangs"),
+        (levels.worker, "__acc_worker_id", "__acc_num_workers"),
+        (levels.vector, "__acc_vector_id", "__acc_vector_length"),
+    ] {
+        if !on {
+            continue;
+        }
+        let (i, n) = (call(idf), call(nf));
+        id = Some(match (id, count) {
+            (Some(id0), Some(c0)) => {
+                let _ = c0;
+                b.add(b.mul(id0, n), i)
+            }
+            _ => i,
+        });
+        count = Some(match count {
+            Some(c0) => b.mul(c0, n),
+            None => n,
+        });
+    }
+    (id.expect("partitioned loops have a level"), count.expect("partitioned loops have a level"))
+}
+
+/// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
+/// outermost preheader).
+fn rewrite_nest(m: Module, nest: &[CountedLoop], levels: Levels, loc: &Loc) -> Result<Value> {
+    let ctx: Context = m.context();
+    let i64t = ctx.i64();
+    let outer = &nest[0];
+    let b = ctx.builder();
+    b.position_before(outer.preheader.terminator().expect("preheader has a terminator"));
+    let mut trips = Vec::new();
+    for l in nest {
+        trips.push(emit_trip_count(&b, ctx, l, loc)?);
+    }
+    let total = trips[1..].iter().fold(trips[0], |acc, t| b.mul(acc, *t));
+    let (id, count) = level_id_and_count(m, &b, levels);
+
+    // k = id; k < total; k += count   (in the outer header / latch)
+    let first = outer.header.first_instruction().expect("header is not empty");
+    b.position_before(first);
+    let k = b.phi(i64t, "acc.k");
+    k.add_incoming(id, outer.preheader);
+    b.position_before(outer.latch.terminator().expect("latch has a terminator"));
+    let next = b.add(k, count);
+    k.add_incoming(next, outer.latch);
+    let term = outer.header.terminator().expect("header has a terminator");
+    b.position_before(term);
+    let pred = if outer.body_succ == 0 { IntPred::LLVMIntSLT } else { IntPred::LLVMIntSGE };
+    term.set_branch_condition(b.icmp(pred, k, total));
+
+    // Each loop's induction value from k: idx_j = (k / prod(trips after j)) % trip_j.
+    let after_phis = outer.header.first_non_phi().expect("header has a terminator");
+    b.position_before(after_phis);
+    let mut ivs = Vec::new();
+    for j in 0..nest.len() {
+        let mut idx = k;
+        if j + 1 < nest.len() {
+            let inner = trips[j + 1..].iter().skip(1).fold(trips[j + 1], |acc, t| b.mul(acc, *t));
+            idx = b.sdiv(idx, inner);
+        }
+        if j > 0 {
+            idx = b.srem(idx, trips[j]);
+        }
+        let l = &nest[j];
+        let ivty = l.iv.ty();
+        let step = b.sext_or_trunc(l.step, ivty);
+        let iv = b.add(l.init, b.mul(b.sext_or_trunc(idx, ivty), step));
+        ivs.push(iv);
+    }
+    for (l, iv) in nest.iter().zip(&ivs) {
+        l.iv.replace_all_uses_with(*iv);
+        l.iv.erase();
+    }
+    // Collapsed inner loops run exactly once per k: no back edge, always into the body.
+    for l in &nest[1..] {
+        let t = l.header.terminator().expect("header has a terminator");
+        t.set_branch_condition(ctx.i1().const_int((l.body_succ == 0) as u64));
+        let lt = l.latch.terminator().expect("latch has a terminator");
+        for (s, succ) in lt.successors().into_iter().enumerate() {
+            if succ == l.header {
+                lt.set_successor(s as u32, l.exit);
+            }
+        }
+        let latch = l.latch;
+        for phi in l.header.instructions().into_iter().take_while(|i| i.is_phi()) {
+            prune_phi(phi, |blk| blk != latch);
+        }
+        // The exit block now also comes from the latch: its phis (rare) get the same value.
+        for phi in l.exit.instructions().into_iter().take_while(|i| i.is_phi()) {
+            if let Some((v, _)) = phi.incoming().into_iter().find(|(_, blk)| *blk == l.header) {
+                phi.add_incoming(v, latch);
+            }
+        }
+    }
+    Ok(total)
+}

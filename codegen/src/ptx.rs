@@ -1,0 +1,159 @@
+//! The last two stages: device `.ll` → `.ptx` (LLVM's NVPTX back end, in-process) and
+//! `.ptx` → `.cubin` (ptxas from the CUDA nvcc wheel).
+//!
+//! Architecture invariant: besides the driver, this is the only place that spawns a
+//! process (ptxas). A failing ptxas is reported with the exact command to reproduce it.
+
+use crate::error::{AccError, Result};
+use crate::ir::Module;
+use llvm_sys::target_machine::*;
+use std::ffi::{CStr, CString};
+use std::path::{Path, PathBuf};
+
+pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
+
+/// An NVPTX target machine for one `sm_XX`.
+pub struct Nvptx {
+    tm: LLVMTargetMachineRef,
+}
+
+impl Drop for Nvptx {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, disposed once.
+        unsafe { LLVMDisposeTargetMachine(self.tm) }
+    }
+}
+
+impl Nvptx {
+    pub fn new(arch: &str, opt_level: u8) -> Result<Nvptx> {
+        // SAFETY: target registration is idempotent; all strings are NUL-terminated and
+        // copied by LLVM; the error message is freed after reading.
+        unsafe {
+            llvm_sys::target::LLVMInitializeNVPTXTargetInfo();
+            llvm_sys::target::LLVMInitializeNVPTXTarget();
+            llvm_sys::target::LLVMInitializeNVPTXTargetMC();
+            llvm_sys::target::LLVMInitializeNVPTXAsmPrinter();
+            let triple = CString::new(TRIPLE).expect("no NUL");
+            let cpu = CString::new(arch).map_err(|_| AccError::internal("bad arch"))?;
+            let mut target = std::ptr::null_mut();
+            let mut err = std::ptr::null_mut();
+            if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut err) != 0 {
+                let msg = CStr::from_ptr(err).to_string_lossy().into_owned();
+                llvm_sys::core::LLVMDisposeMessage(err);
+                return Err(AccError::internal(format!("the NVPTX target is not available in this LLVM: {msg}")));
+            }
+            let level = match opt_level {
+                0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
+                1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
+                2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
+                _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
+            };
+            let tm = LLVMCreateTargetMachine(
+                target,
+                triple.as_ptr(),
+                cpu.as_ptr(),
+                c"+ptx80".as_ptr(),
+                level,
+                LLVMRelocMode::LLVMRelocDefault,
+                LLVMCodeModel::LLVMCodeModelDefault,
+            );
+            Ok(Nvptx { tm })
+        }
+    }
+
+    pub fn raw(&self) -> LLVMTargetMachineRef {
+        self.tm
+    }
+
+    pub fn data_layout(&self) -> String {
+        // SAFETY: the layout is created from the live target machine and disposed here.
+        unsafe {
+            let dl = LLVMCreateTargetDataLayout(self.tm);
+            let s = llvm_sys::target::LLVMCopyStringRepOfTargetData(dl);
+            let out = CStr::from_ptr(s).to_string_lossy().into_owned();
+            llvm_sys::core::LLVMDisposeMessage(s);
+            llvm_sys::target::LLVMDisposeTargetData(dl);
+            out
+        }
+    }
+
+    /// Emits PTX text for a verified device module.
+    pub fn emit_ptx(&self, m: Module) -> Result<String> {
+        let mut buf = std::ptr::null_mut();
+        let mut err = std::ptr::null_mut();
+        // SAFETY: live module and target machine; the buffer and message are freed here.
+        unsafe {
+            if LLVMTargetMachineEmitToMemoryBuffer(self.tm, m.0, LLVMCodeGenFileType::LLVMAssemblyFile, &mut err, &mut buf) != 0 {
+                let msg = CStr::from_ptr(err).to_string_lossy().into_owned();
+                llvm_sys::core::LLVMDisposeMessage(err);
+                return Err(AccError::internal(format!("the NVPTX back end failed: {msg}")));
+            }
+            let start = llvm_sys::core::LLVMGetBufferStart(buf) as *const u8;
+            let len = llvm_sys::core::LLVMGetBufferSize(buf);
+            let text = String::from_utf8_lossy(std::slice::from_raw_parts(start, len)).into_owned();
+            llvm_sys::core::LLVMDisposeMemoryBuffer(buf);
+            Ok(text)
+        }
+    }
+}
+
+pub fn ptxas_path(cuda_dir: &Path) -> PathBuf {
+    if let Ok(p) = std::env::var("ACCC_PTXAS") {
+        return PathBuf::from(p);
+    }
+    cuda_dir.join("bin/ptxas")
+}
+
+pub fn libdevice_path(cuda_dir: &Path) -> PathBuf {
+    cuda_dir.join("nvvm/libdevice/libdevice.10.bc")
+}
+
+/// Assembles PTX into a cubin with ptxas. `keep` is where the PTX is kept for the user (with
+/// -save-temps); otherwise it goes to a temporary file that is removed on success.
+pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>) -> Result<Vec<u8>> {
+    let ptxas = ptxas_path(cuda_dir);
+    if !ptxas.exists() {
+        return Err(AccError::internal(format!(
+            "ptxas not found at {} (run scripts/setup, or set ACCC_PTXAS)",
+            ptxas.display()
+        )));
+    }
+    let dir = std::env::temp_dir().join(format!("accc-{}-{}", std::process::id(), unique()));
+    std::fs::create_dir_all(&dir).map_err(|e| AccError::internal(format!("cannot create {}: {e}", dir.display())))?;
+    let ptx_path = match keep {
+        Some(p) => p.to_path_buf(),
+        None => dir.join("kernels.ptx"),
+    };
+    std::fs::write(&ptx_path, ptx).map_err(|e| AccError::internal(format!("cannot write {}: {e}", ptx_path.display())))?;
+    let cubin_path = dir.join("kernels.cubin");
+    let out = std::process::Command::new(&ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(&ptx_path)
+        .arg("-o")
+        .arg(&cubin_path)
+        .output()
+        .map_err(|e| AccError::internal(format!("cannot run {}: {e}", ptxas.display())))?;
+    if !out.status.success() {
+        // Keep the PTX so the command below reproduces the failure.
+        let kept = dir.join("kernels.ptx");
+        if keep.is_some() {
+            let _ = std::fs::copy(&ptx_path, &kept);
+        }
+        return Err(AccError::internal(format!(
+            "ptxas failed on the generated PTX:\n{}\nreproduce with: {} -arch={arch} {} -o {}",
+            String::from_utf8_lossy(&out.stderr).trim_end(),
+            ptxas.display(),
+            kept.display(),
+            cubin_path.display()
+        )));
+    }
+    let cubin = std::fs::read(&cubin_path).map_err(|e| AccError::internal(format!("cannot read {}: {e}", cubin_path.display())))?;
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(cubin)
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}

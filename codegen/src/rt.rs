@@ -1,0 +1,30 @@
+//! Declarations of the host runtime ABI (docs/runtime-abi.md) in a host module.
+
+use crate::ir::{Module, Value};
+
+pub struct Runtime {
+    pub use_device: Value,
+    pub data_enter: Value,
+    pub data_exit: Value,
+    pub deviceptr: Value,
+    pub launch: Value,
+    pub update_device: Value,
+    pub update_self: Value,
+}
+
+impl Runtime {
+    pub fn declare(m: Module) -> Runtime {
+        let ctx = m.context();
+        let (v, i32t, i64t, p) = (ctx.void(), ctx.i32(), ctx.i64(), ctx.ptr());
+        let f = |name: &str, ret, params: &[crate::ir::Type]| m.get_or_add_function(name, ctx.fn_type(ret, params, false));
+        Runtime {
+            use_device: f("__accrt_use_device", i32t, &[]),
+            data_enter: f("__accrt_data_enter", v, &[p, i64t, i32t, p, p]),
+            data_exit: f("__accrt_data_exit", v, &[p, i64t, i32t, p, p]),
+            deviceptr: f("__accrt_deviceptr", p, &[p, p, p]),
+            launch: f("__accrt_launch", v, &[p, i64t, i64t, i64t, p]),
+            update_device: f("__accrt_update_device", v, &[p, i64t, p, p]),
+            update_self: f("__accrt_update_self", v, &[p, i64t, p, p]),
+        }
+    }
+}

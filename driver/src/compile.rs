@@ -1,0 +1,230 @@
+//! Process spawning: the only module that runs other programs. Each step builds a
+//! `Command`, prints it with `-v`, runs it with inherited stdout/stderr (so clang's
+//! diagnostics reach the user verbatim) and turns a failure into `DriverError::Tool`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::error::{DriverError, Result};
+use crate::flags::Options;
+
+/// The clang used for every step: `$ACCC_CLANG`, else `clang-22` on PATH, else the Debian
+/// LLVM 22 install.
+pub fn clang() -> String {
+    if let Ok(c) = std::env::var("ACCC_CLANG") {
+        if !c.is_empty() {
+            return c;
+        }
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        for dir in std::env::split_paths(&path) {
+            if dir.join("clang-22").is_file() {
+                return "clang-22".into();
+            }
+        }
+    }
+    "/usr/lib/llvm-22/bin/clang".into()
+}
+
+/// Directory of `libacc_pass.so` and `libaccrt.a`: `$ACCC_LIBDIR`, else the directory of
+/// the real (canonicalized) accc executable.
+pub fn libdir() -> Result<PathBuf> {
+    if let Some(d) = std::env::var_os("ACCC_LIBDIR") {
+        if !d.is_empty() {
+            return Ok(PathBuf::from(d));
+        }
+    }
+    let exe = std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| DriverError::Internal(format!("cannot locate the accc executable: {}", e)))?;
+    Ok(exe.parent().map(Path::to_path_buf).unwrap_or_default())
+}
+
+fn require(path: PathBuf, what: &str) -> Result<PathBuf> {
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(DriverError::User(format!(
+            "{} not found at '{}' (build the workspace with 'cargo build --release', or set ACCC_LIBDIR)",
+            what,
+            path.display()
+        )))
+    }
+}
+
+pub fn plugin_path() -> Result<PathBuf> {
+    require(libdir()?.join("libacc_pass.so"), "the acc-offload pass plugin libacc_pass.so")
+}
+
+pub fn runtime_path() -> Result<PathBuf> {
+    require(libdir()?.join("libaccrt.a"), "the OpenACC runtime libaccrt.a")
+}
+
+/// Shell-quotes one word for `-v` output.
+fn quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_=+/.,:@%".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// A command line to run, with optional extra environment.
+pub struct Step {
+    pub program: String,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+}
+
+impl Step {
+    pub fn new(program: &str) -> Step {
+        Step { program: program.to_string(), args: vec![], env: vec![] }
+    }
+    pub fn arg(&mut self, a: impl Into<String>) -> &mut Step {
+        self.args.push(a.into());
+        self
+    }
+    pub fn args<I: IntoIterator<Item = S>, S: Into<String>>(&mut self, a: I) -> &mut Step {
+        self.args.extend(a.into_iter().map(Into::into));
+        self
+    }
+    pub fn display(&self) -> String {
+        let mut words: Vec<String> = self.env.iter().map(|(k, v)| format!("{}={}", k, quote(v))).collect();
+        words.push(quote(&self.program));
+        words.extend(self.args.iter().map(|a| quote(a)));
+        words.join(" ")
+    }
+    /// Runs the step; prints it first when `verbose`.
+    pub fn run(&self, verbose: bool) -> Result<()> {
+        if verbose {
+            eprintln!(" {}", self.display());
+        }
+        let status = Command::new(&self.program)
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .status()
+            .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        if status.success() {
+            Ok(())
+        } else {
+            Err(DriverError::Tool { cmd: self.program.clone(), status: status.code() })
+        }
+    }
+}
+
+/// Flags that keep clang's OpenACC support on but quiet about doing nothing at run time.
+const OPENACC: [&str; 2] = ["-fopenacc", "-Wno-source-uses-openacc"];
+
+/// Step 1: `clang -fsyntax-only` — the user's diagnostics.
+pub fn validate(o: &Options, src: &str) -> Step {
+    let mut s = Step::new(&clang());
+    s.arg("-fsyntax-only").args(OPENACC).arg("-Qunused-arguments");
+    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.warn.iter().cloned());
+    s.arg(src);
+    s
+}
+
+/// Step 2: `clang -E`. `-fms-extensions` is there only because it makes clang expand macros
+/// inside `#pragma acc` lines in the -E output (`copyin(x[0:N])` with `#define N 100`
+/// becomes `x[0:100]`; without it `N` stays and the rewritten code would not compile).
+/// Warnings are silenced here: step 1 already showed them.
+pub fn preprocess(o: &Options, src: &str, out: Option<&Path>) -> Step {
+    let mut s = Step::new(&clang());
+    s.arg("-E").args(OPENACC).arg("-fms-extensions").arg("-Qunused-arguments").arg("-w");
+    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.deps.iter().cloned());
+    s.arg(src);
+    if let Some(out) = out {
+        s.arg("-o").arg(out.to_string_lossy());
+    }
+    s
+}
+
+/// What the compile step produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Object,
+    Assembly,
+    /// `-S -emit-llvm`: the contract IR, no plugin.
+    IrText,
+    /// `-c -emit-llvm`: contract bitcode, no plugin.
+    IrBitcode,
+}
+
+/// Step 4: compile the rewritten `.acc.i`. `save_prefix` is the pass's save-temps prefix
+/// (empty for none). Warnings are silenced: step 1 showed the user's, and the marker code
+/// is ours.
+pub fn compile(o: &Options, acc_i: &Path, out: &Path, kind: Output, save_prefix: &str) -> Result<Step> {
+    let mut s = Step::new(&clang());
+    s.arg("-x").arg("cpp-output");
+    match kind {
+        Output::Object => s.arg("-c"),
+        Output::Assembly => s.arg("-S"),
+        Output::IrText => s.arg("-S").arg("-emit-llvm"),
+        Output::IrBitcode => s.arg("-c").arg("-emit-llvm"),
+    };
+    s.args(o.opt.iter().cloned()).args(o.debug.iter().cloned());
+    s.args(o.lang.iter().cloned()).args(o.asm.iter().cloned());
+    s.arg("-w").arg("-Qunused-arguments").arg("-fno-discard-value-names");
+    if matches!(kind, Output::Object | Output::Assembly) {
+        s.arg(format!("-fpass-plugin={}", plugin_path()?.display()));
+        s.env.push((
+            "ACC_OFFLOAD_OPTIONS".into(),
+            format!("gpu-arch={};save-temps={}", o.gpu_arch, save_prefix),
+        ));
+    }
+    s.arg(acc_i.to_string_lossy()).arg("-o").arg(out.to_string_lossy());
+    Ok(s)
+}
+
+/// Step 5: link objects with the runtime.
+pub fn link(o: &Options, objects: &[String], out: &str) -> Result<Step> {
+    let mut s = Step::new(&clang());
+    s.args(objects.iter().cloned()).arg("-o").arg(out);
+    s.args(o.debug.iter().cloned());
+    s.args(o.link.iter().cloned());
+    s.arg(runtime_path()?.to_string_lossy());
+    s.args(["-lpthread", "-ldl", "-lm", "-lrt"]);
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flags::parse;
+
+    fn opts(s: &str) -> Options {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()
+    }
+
+    #[test]
+    fn validate_and_preprocess_lines() {
+        let o = opts("-O2 -DN=4 -Iinc -std=c99 -Wall -MD -c t.c");
+        let v = validate(&o, "t.c");
+        assert_eq!(
+            v.args,
+            vec!["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-D", "N=4", "-I", "inc", "-std=c99", "-Wall", "t.c"]
+        );
+        let p = preprocess(&o, "t.c", Some(Path::new("/tmp/x.i")));
+        assert!(p.args.contains(&"-fms-extensions".to_string()));
+        assert!(p.args.contains(&"-MD".to_string()));
+        assert!(!p.args.contains(&"-Wall".to_string()));
+        assert_eq!(p.args[p.args.len() - 2..], ["-o".to_string(), "/tmp/x.i".to_string()]);
+    }
+
+    #[test]
+    fn ir_compile_has_no_plugin() {
+        let o = opts("-O1 -g -S -emit-llvm t.c");
+        let c = compile(&o, Path::new("t.acc.i"), Path::new("t.ll"), Output::IrText, "").unwrap();
+        assert!(c.args.iter().all(|a| !a.starts_with("-fpass-plugin")));
+        assert!(c.env.is_empty());
+        assert!(c.display().contains("-x cpp-output -S -emit-llvm -O1 -g"));
+    }
+
+    #[test]
+    fn quoting() {
+        let mut s = Step::new("clang-22");
+        s.arg("a b").arg("it's");
+        s.env.push(("X".into(), "gpu-arch=sm_90;save-temps=".into()));
+        assert_eq!(s.display(), "X='gpu-arch=sm_90;save-temps=' clang-22 'a b' 'it'\\''s'");
+    }
+}

@@ -1,0 +1,78 @@
+//! Typed errors of the driver. Every failure path ends in one of these; `main` prints it
+//! (`accc: error: ...` or a compiler-style `file:line:col: error: ...`) and exits 1.
+
+use std::fmt;
+
+/// A source position as the user sees it (file name as written, 1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loc {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// One diagnostic produced by the rewriter for a source construct.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diag {
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: error: {}", self.loc, self.message)
+    }
+}
+
+impl Diag {
+    /// The canonical rejection: `OpenACC 'NAME' is not supported yet`.
+    pub fn unsupported(loc: Loc, name: &str) -> Diag {
+        Diag { loc, message: format!("OpenACC '{}' is not supported yet", name) }
+    }
+}
+
+#[derive(Debug)]
+pub enum DriverError {
+    /// A mistake on the command line or in the environment (missing file, bad flag).
+    User(String),
+    /// Source constructs that accc rejects (all of them for one file, in source order).
+    Unsupported(Vec<Diag>),
+    /// A spawned tool failed; its own diagnostics were already shown to the user.
+    Tool { cmd: String, status: Option<i32> },
+    /// A bug or an unexpected I/O failure inside accc.
+    Internal(String),
+}
+
+impl fmt::Display for DriverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DriverError::User(m) => write!(f, "accc: error: {}", m),
+            DriverError::Unsupported(diags) => {
+                let mut first = true;
+                for d in diags {
+                    if !first {
+                        writeln!(f)?;
+                    }
+                    first = false;
+                    write!(f, "{}", d)?;
+                }
+                Ok(())
+            }
+            DriverError::Tool { cmd, status } => match status {
+                Some(s) => write!(f, "accc: error: {} command failed with exit code {} (use -v to see invocation)", cmd, s),
+                None => write!(f, "accc: error: {} command terminated by a signal (use -v to see invocation)", cmd),
+            },
+            DriverError::Internal(m) => write!(f, "accc: error: internal error: {}", m),
+        }
+    }
+}
+
+impl std::error::Error for DriverError {}
+
+pub type Result<T> = std::result::Result<T, DriverError>;

@@ -1,0 +1,361 @@
+//! Command-line parsing (gcc/clang style, by hand: `-I dir` and `-Idir`, `-O2`, `-Wl,...`).
+//!
+//! Flags are sorted by where they go: preprocessing (`-I -D -U -include -M...`),
+//! language (`-std=`, `-f...`, `-m...`: every clang step), warnings (validation only: the
+//! validation step is the single place user diagnostics come from), code generation
+//! (`-O -g`), and linking (`-l -L -Wl, -shared ...`).
+
+use crate::error::{DriverError, Result};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `-E`: preprocess only (to stdout or -o).
+    Preprocess,
+    /// `-S`: assembly (or LLVM IR text with -emit-llvm).
+    Assemble,
+    /// `-c`: object (or bitcode with -emit-llvm).
+    Compile,
+    /// Compile and link.
+    Link,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    /// A C source file.
+    C(String),
+    /// Anything handed to the linker as is (`.o`, `.a`, `.so`, ...).
+    Linker(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Run,
+    Help,
+    Version,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Options {
+    pub action: Action,
+    pub mode: Mode,
+    pub emit_llvm: bool,
+    pub inputs: Vec<Input>,
+    pub output: Option<String>,
+    /// `-O2` etc. (last one wins); None means clang's default (-O0).
+    pub opt: Option<String>,
+    pub debug: Vec<String>,
+    /// `-I -D -U -include -isystem ...`: validation and preprocessing.
+    pub pp: Vec<String>,
+    /// `-MD -MF ...`: preprocessing only.
+    pub deps: Vec<String>,
+    /// `-std= -f... -m... -pthread`: every clang step.
+    pub lang: Vec<String>,
+    /// `-W... -w -pedantic`: validation only.
+    pub warn: Vec<String>,
+    /// `-Wa,...`: compile step.
+    pub asm: Vec<String>,
+    /// `-l -L -Wl, -shared -static ...` in command-line order.
+    pub link: Vec<String>,
+    pub gpu_arch: String,
+    pub save_temps: bool,
+    pub verbose: bool,
+}
+
+pub const DEFAULT_GPU_ARCH: &str = "sm_90";
+
+const KNOWN_ARCHS: &[&str] = &[
+    "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
+    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101", "sm_103",
+    "sm_120", "sm_121",
+];
+
+fn check_arch(arch: &str) -> Result<String> {
+    if KNOWN_ARCHS.contains(&arch) {
+        Ok(arch.to_string())
+    } else {
+        Err(DriverError::User(format!(
+            "unknown GPU architecture '{}' (expected one of: {})",
+            arch,
+            KNOWN_ARCHS.join(", ")
+        )))
+    }
+}
+
+/// NVHPC's `-gpu=cc90[,...]`.
+fn nvhpc_gpu(spec: &str) -> Result<String> {
+    let mut arch = None;
+    for item in spec.split(',') {
+        match item.strip_prefix("cc") {
+            Some(num) if !num.is_empty() && num.chars().all(|c| c.is_ascii_alphanumeric()) => {
+                arch = Some(check_arch(&format!("sm_{}", num))?);
+            }
+            _ => {
+                return Err(DriverError::User(format!(
+                    "unsupported -gpu= sub-option '{}' (only ccXX is supported)",
+                    item
+                )))
+            }
+        }
+    }
+    arch.ok_or_else(|| DriverError::User("-gpu= needs a ccXX value".into()))
+}
+
+fn classify_input(path: &str) -> Result<Input> {
+    let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "c" => Ok(Input::C(path.to_string())),
+        "cc" | "cpp" | "cxx" | "C" | "c++" | "cu" | "m" | "mm" => Err(DriverError::User(format!(
+            "'{}': only C sources are supported (C++, CUDA and Objective-C are not)",
+            path
+        ))),
+        "h" | "i" | "s" | "S" => Err(DriverError::User(format!("'{}': unsupported input file type '.{}'", path, ext))),
+        _ => Ok(Input::Linker(path.to_string())),
+    }
+}
+
+/// Flags that take their value as the next argument (or joined).
+const PP_WITH_ARG: &[&str] = &["-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter", "-iprefix", "-isysroot"];
+const DEPS_WITH_ARG: &[&str] = &["-MF", "-MT", "-MQ"];
+
+pub fn parse(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        action: Action::Run,
+        mode: Mode::Link,
+        emit_llvm: false,
+        inputs: vec![],
+        output: None,
+        opt: None,
+        debug: vec![],
+        pp: vec![],
+        deps: vec![],
+        lang: vec![],
+        warn: vec![],
+        asm: vec![],
+        link: vec![],
+        gpu_arch: DEFAULT_GPU_ARCH.to_string(),
+        save_temps: false,
+        verbose: false,
+    };
+    let mut force_c = false;
+    let mut i = 0;
+    let missing = |f: &str| DriverError::User(format!("argument to '{}' is missing (expected 1 value)", f));
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        // A flag with a value, joined (`-Idir`) or separate (`-I dir`).
+        let mut value = |flag: &str| -> Result<Option<String>> {
+            if a == flag {
+                let v = args.get(i).cloned().ok_or_else(|| missing(flag))?;
+                i += 1;
+                Ok(Some(v))
+            } else if let Some(v) = a.strip_prefix(flag) {
+                Ok(Some(v.to_string()))
+            } else {
+                Ok(None)
+            }
+        };
+        if !a.starts_with('-') || a == "-" {
+            if a == "-" {
+                return Err(DriverError::User("reading the source from standard input is not supported".into()));
+            }
+            o.inputs.push(if force_c { Input::C(a.to_string()) } else { classify_input(a)? });
+            continue;
+        }
+        match a {
+            "-c" => o.mode = Mode::Compile,
+            "-S" => o.mode = Mode::Assemble,
+            "-E" => o.mode = Mode::Preprocess,
+            "-emit-llvm" => o.emit_llvm = true,
+            "-v" | "-###" => o.verbose = true,
+            "--version" | "-version" | "-V" => o.action = Action::Version,
+            "--help" | "-help" | "-h" => o.action = Action::Help,
+            "-acc" | "-fopenacc" | "-acc=gpu" => {}
+            "-save-temps" | "-save-temps=cwd" | "-save-temps=obj" => o.save_temps = true,
+            "-o" => o.output = Some(args.get(i).cloned().ok_or_else(|| missing("-o"))?).inspect(|_| i += 1),
+            "-pthread" => {
+                o.lang.push(a.into());
+                o.link.push(a.into());
+            }
+            "-w" | "-pedantic" | "-pedantic-errors" | "-ansi" => o.warn.push(a.into()),
+            "-shared" | "-static" | "-rdynamic" | "-no-pie" | "-pie" | "-nostdlib" | "-nodefaultlibs" | "-s" => {
+                o.link.push(a.into())
+            }
+            "-Xlinker" => {
+                let v = args.get(i).cloned().ok_or_else(|| missing("-Xlinker"))?;
+                i += 1;
+                o.link.push("-Xlinker".into());
+                o.link.push(v);
+            }
+            "-x" => {
+                let v = args.get(i).cloned().ok_or_else(|| missing("-x"))?;
+                i += 1;
+                match v.as_str() {
+                    "c" => force_c = true,
+                    "none" => force_c = false,
+                    other => return Err(DriverError::User(format!("language '{}' is not supported (only C)", other))),
+                }
+            }
+            "-M" | "-MM" | "-MD" | "-MMD" | "-MP" | "-MG" => o.deps.push(a.into()),
+            _ => {
+                if a.starts_with("-O") {
+                    let lvl = &a[2..];
+                    if !matches!(lvl, "" | "0" | "1" | "2" | "3" | "s" | "z" | "fast" | "g") {
+                        return Err(DriverError::User(format!("invalid optimization level '{}'", a)));
+                    }
+                    o.opt = Some(a.to_string());
+                } else if let Some(v) = a.strip_prefix("--gpu-arch=") {
+                    o.gpu_arch = check_arch(v)?;
+                } else if let Some(v) = a.strip_prefix("-gpu=") {
+                    o.gpu_arch = nvhpc_gpu(v)?;
+                } else if a.starts_with("-g") {
+                    o.debug.push(a.into());
+                } else if a.starts_with("-std=") {
+                    o.lang.push(a.into());
+                } else if let Some(f) = PP_WITH_ARG.iter().find(|f| a.starts_with(**f)) {
+                    let v = value(f)?.unwrap_or_default();
+                    o.pp.push(f.to_string());
+                    o.pp.push(v);
+                } else if let Some(f) = DEPS_WITH_ARG.iter().find(|f| a.starts_with(**f)) {
+                    let v = value(f)?.unwrap_or_default();
+                    o.deps.push(f.to_string());
+                    o.deps.push(v);
+                } else if a.starts_with("-Wl,") {
+                    o.link.push(a.into());
+                } else if a.starts_with("-Wa,") {
+                    o.asm.push(a.into());
+                } else if a.starts_with("-Wp,") {
+                    o.pp.push(a.into());
+                } else if a.starts_with("-W") {
+                    o.warn.push(a.into());
+                } else if a.starts_with("-f") || a.starts_with("-m") {
+                    o.lang.push(a.into());
+                } else if let Some(v) = a.strip_prefix("-l") {
+                    let v = if v.is_empty() { value("-l")?.unwrap_or_default() } else { v.to_string() };
+                    o.link.push(format!("-l{}", v));
+                } else if let Some(v) = a.strip_prefix("-L") {
+                    let v = if v.is_empty() { value("-L")?.unwrap_or_default() } else { v.to_string() };
+                    o.link.push(format!("-L{}", v));
+                } else {
+                    return Err(DriverError::User(format!("unknown argument: '{}'", a)));
+                }
+            }
+        }
+    }
+    if o.action != Action::Run {
+        return Ok(o);
+    }
+    if o.inputs.is_empty() {
+        return Err(DriverError::User("no input files".into()));
+    }
+    let c_inputs = o.inputs.iter().filter(|x| matches!(x, Input::C(_))).count();
+    if o.mode != Mode::Link {
+        if o.inputs.len() != c_inputs {
+            let what = o.inputs.iter().find(|x| matches!(x, Input::Linker(_))).unwrap();
+            if let Input::Linker(p) = what {
+                return Err(DriverError::User(format!("'{}': linker input unused with -c/-S/-E", p)));
+            }
+        }
+        if c_inputs > 1 && o.output.is_some() && o.mode != Mode::Preprocess {
+            return Err(DriverError::User("cannot specify -o when generating multiple output files".into()));
+        }
+    }
+    if o.emit_llvm && o.mode == Mode::Link {
+        return Err(DriverError::User("-emit-llvm needs -c or -S (accc cannot link LLVM IR)".into()));
+    }
+    Ok(o)
+}
+
+pub const HELP: &str = "\
+OVERVIEW: accc - OpenACC C compiler for NVIDIA GPUs (clang-22 + acc-offload)
+
+USAGE: accc [options] file...
+
+  -c                  compile to an object file
+  -S                  compile to host assembly (with -emit-llvm: the OpenACC contract IR)
+  -E                  preprocess only
+  -emit-llvm          with -S/-c: LLVM IR/bitcode with the __acc_* markers, no offloading
+  -o <file>           output file (default a.out, <stem>.o, <stem>.s, <stem>.ll, <stem>.bc)
+  -O0 -O1 -O2 -O3 -Os -Oz
+                      optimisation level
+  -g                  debug info
+  -I -D -U -include -isystem -std=... -W... -f... -m... -M...
+                      as for clang
+  -l -L -Wl,... -shared -static -pthread
+                      passed to the linker
+  --gpu-arch=sm_XX    GPU architecture (default sm_90); NVHPC's -gpu=ccXX is accepted too
+  -acc, -fopenacc     accepted; OpenACC is always on
+  -save-temps         keep <stem>.i, <stem>.acc.i, <stem>.acc.ll and the pass's device files
+  -v                  print each command before running it
+  --version, --help
+
+ENVIRONMENT: ACCC_LIBDIR overrides the directory of libacc_pass.so and libaccrt.a
+(default: the directory of the accc executable).
+";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Result<Options> {
+        parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn typical_compile() {
+        let o = p("-O2 -g -Iinc -I inc2 -DN=3 -D M -UX -std=c11 -Wall -fPIC -march=native -c a.c -o a.o").unwrap();
+        assert_eq!(o.mode, Mode::Compile);
+        assert_eq!(o.opt.as_deref(), Some("-O2"));
+        assert_eq!(o.debug, vec!["-g"]);
+        assert_eq!(o.pp, vec!["-I", "inc", "-I", "inc2", "-D", "N=3", "-D", "M", "-U", "X"]);
+        assert_eq!(o.lang, vec!["-std=c11", "-fPIC", "-march=native"]);
+        assert_eq!(o.warn, vec!["-Wall"]);
+        assert_eq!(o.inputs, vec![Input::C("a.c".into())]);
+        assert_eq!(o.output.as_deref(), Some("a.o"));
+        assert_eq!(o.gpu_arch, "sm_90");
+    }
+
+    #[test]
+    fn link_inputs_and_libs() {
+        let o = p("a.o b.c libx.a -o prog -lm -L /opt/lib -Wl,-rpath,/x -pthread").unwrap();
+        assert_eq!(o.mode, Mode::Link);
+        assert_eq!(
+            o.inputs,
+            vec![Input::Linker("a.o".into()), Input::C("b.c".into()), Input::Linker("libx.a".into())]
+        );
+        assert_eq!(o.link, vec!["-lm", "-L/opt/lib", "-Wl,-rpath,/x", "-pthread"]);
+    }
+
+    #[test]
+    fn gpu_arch() {
+        assert_eq!(p("--gpu-arch=sm_80 a.c").unwrap().gpu_arch, "sm_80");
+        assert_eq!(p("-gpu=cc90 a.c").unwrap().gpu_arch, "sm_90");
+        assert_eq!(p("-gpu=cc86 -acc a.c").unwrap().gpu_arch, "sm_86");
+        assert!(p("--gpu-arch=sm_13 a.c").is_err());
+        assert!(p("-gpu=managed a.c").is_err());
+    }
+
+    #[test]
+    fn modes_and_misc() {
+        let o = p("-emit-llvm -S foo.c -o foo.ll -save-temps -v").unwrap();
+        assert!(o.emit_llvm && o.save_temps && o.verbose);
+        assert_eq!(o.mode, Mode::Assemble);
+        assert_eq!(p("--version").unwrap().action, Action::Version);
+        assert_eq!(p("--help").unwrap().action, Action::Help);
+        assert_eq!(p("-MD -MF a.d -c a.c").unwrap().deps, vec!["-MD", "-MF", "a.d"]);
+        assert_eq!(p("-Os a.c").unwrap().opt.as_deref(), Some("-Os"));
+    }
+
+    #[test]
+    fn errors() {
+        assert!(p("").is_err());
+        assert!(p("-c").is_err());
+        assert!(p("a.c -o").is_err());
+        assert!(p("-O9 a.c").is_err());
+        assert!(p("--frobnicate a.c").is_err());
+        assert!(p("a.cpp").is_err());
+        assert!(p("-c a.c b.c -o x.o").is_err());
+        assert!(p("-c a.c b.o").is_err());
+        assert!(p("-emit-llvm a.c").is_err());
+        assert!(p("-I").is_err());
+    }
+}

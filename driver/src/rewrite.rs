@@ -1,0 +1,532 @@
+//! The rewriter: turns every `#pragma acc` line of a preprocessed translation unit into
+//! marker calls (docs/ir-contract.md) without changing the line structure, so that line
+//! markers, diagnostics and debug info keep pointing at the user's source.
+//!
+//! ```text
+//! #pragma acc parallel loop copy(y[0:n])     { __acc_begin(1, "parallel loop", "t.c", 3, 9); __acc_clause(1, "copy", ...);
+//! for (...) y[i] = ...;                  →   for (...) y[i] = ...; __acc_end(1); }
+//! ```
+//!
+//! Columns come from the original source line when the file is readable (so indentation and
+//! `_Pragma` inside macros are reported where the user wrote them); otherwise from the
+//! preprocessed text. The begin marker's column is that of `acc`; a rejection names the
+//! directive's or clause's own column.
+
+use std::collections::HashMap;
+
+use crate::error::{Diag, Loc};
+use crate::operand::{c_string, encode_var, VarError};
+use crate::pragma::{
+    canonical_clause, clause_kind, directive_kind, is_compute, parse_pragma, split_group,
+    split_modifier, Arg, Clause, ClauseKind, DirKind, Directive,
+};
+use crate::stmt::stmt_end;
+use crate::tokenize::{tokenize, Kind, Token};
+
+/// Declarations of the marker functions, put in front of every rewritten file.
+pub const PRELUDE: &str = "void __acc_begin(int, const char *, const char *, int, int); \
+void __acc_clause(int, const char *, ...); void __acc_end(int);";
+
+/// Result of a successful rewrite.
+#[derive(Debug)]
+pub struct Rewritten {
+    pub text: String,
+    /// Number of directives lowered to markers.
+    pub directives: usize,
+}
+
+/// Reads an original source file by the name a line marker gives (None if unreadable).
+pub type SourceReader<'a> = dyn FnMut(&str) -> Option<String> + 'a;
+
+/// Maps each line of the preprocessed text to (file, 1-based line) of the user's source.
+fn line_origins(src: &str, toks: &[Token]) -> Vec<(String, usize)> {
+    let mut markers: HashMap<usize, (usize, String)> = HashMap::new();
+    for t in toks {
+        if let Kind::LineMarker { line, file } = &t.kind {
+            markers.insert(t.line, (*line, file.clone()));
+        }
+    }
+    let nlines = src.split('\n').count();
+    let mut out = Vec::with_capacity(nlines);
+    let mut file = String::new();
+    let mut next = 1usize;
+    for l in 0..nlines {
+        if let Some((n, f)) = markers.get(&l) {
+            out.push((f.clone(), 0));
+            file = f.clone();
+            next = *n;
+        } else {
+            out.push((file.clone(), next));
+            next += 1;
+        }
+    }
+    out
+}
+
+/// The original text of a pragma: its physical lines (following backslash continuations)
+/// joined, tokenized, with each token's (line, col).
+struct Original {
+    text: String,
+    toks: Vec<Token>,
+    /// (line, col) per token.
+    pos: Vec<(usize, usize)>,
+}
+
+impl Original {
+    fn load(content: &str, line: usize) -> Option<Original> {
+        let lines: Vec<&str> = content.split('\n').collect();
+        let mut text = String::new();
+        let mut starts = Vec::new(); // (offset in text, line number)
+        let mut l = line;
+        loop {
+            let phys = lines.get(l.checked_sub(1)?)?.trim_end_matches('\r');
+            starts.push((text.len(), l));
+            if let Some(stripped) = phys.strip_suffix('\\') {
+                text.push_str(stripped);
+                text.push(' ');
+                l += 1;
+            } else {
+                text.push_str(phys);
+                break;
+            }
+        }
+        let toks = tokenize(&text, false);
+        let pos = toks
+            .iter()
+            .map(|t| {
+                let (off, ln) = starts.iter().rev().find(|(o, _)| *o <= t.start).copied().unwrap_or((0, line));
+                (ln, t.start - off + 1)
+            })
+            .collect();
+        Some(Original { text, toks, pos })
+    }
+
+    /// Index of the first token at or after `from` that is the identifier `name`
+    /// (optionally followed by the identifier `then`).
+    fn find(&self, from: usize, name: &str, then: Option<&str>) -> Option<usize> {
+        (from..self.toks.len()).find(|&i| {
+            self.toks[i].is_ident(&self.text, name)
+                && then.is_none_or(|w| self.toks.get(i + 1).is_some_and(|t| t.is_ident(&self.text, w)))
+        })
+    }
+}
+
+/// Source positions of a directive and its clauses, plus clause items as written.
+struct Located {
+    acc: Loc,
+    name: Loc,
+    clauses: Vec<Loc>,
+    /// The items of each clause as written in the source, when they could be matched.
+    items: Vec<Option<Vec<String>>>,
+}
+
+fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: Option<&Original>) -> Located {
+    let at = |off: usize| Loc { file: file.to_string(), line, col: pragma_col + off };
+    let fallback = || Located {
+        acc: at(d.acc_off),
+        name: at(d.name_off),
+        clauses: d.clauses.iter().map(|c| at(c.off)).collect(),
+        items: d.clauses.iter().map(|_| None).collect(),
+    };
+    let Some(o) = original else { return fallback() };
+    let first = d.name.split(' ').next().unwrap_or("");
+    let Some(acc) = o.find(0, "acc", Some(first)) else {
+        // A `_Pragma` produced by a macro whose body is elsewhere: point at the line's first
+        // token (the macro use) rather than at a column of the preprocessed text.
+        return match o.toks.first() {
+            Some(_) => {
+                let l = Loc { file: file.to_string(), line: o.pos[0].0, col: o.pos[0].1 };
+                Located {
+                    acc: l.clone(),
+                    name: l.clone(),
+                    clauses: d.clauses.iter().map(|_| l.clone()).collect(),
+                    items: d.clauses.iter().map(|_| None).collect(),
+                }
+            }
+            None => fallback(),
+        };
+    };
+    let loc = |i: usize| Loc { file: file.to_string(), line: o.pos[i].0, col: o.pos[i].1 };
+    let mut out = Located { acc: loc(acc), name: loc(acc + 1), clauses: vec![], items: vec![] };
+    let mut from = acc + 2;
+    for c in &d.clauses {
+        match o.find(from, &c.name, None) {
+            Some(i) => {
+                out.clauses.push(loc(i));
+                from = i + 1;
+                let items = (c.args.is_some() && o.toks.get(i + 1).is_some_and(|t| t.is_punct(&o.text, "(")))
+                    .then(|| split_group(&o.text, &o.toks, i + 1).ok())
+                    .flatten()
+                    .map(|(items, _)| items.into_iter().map(|a| a.text).collect::<Vec<_>>())
+                    .filter(|items| items.len() == c.args.as_ref().map_or(0, |a| a.len()));
+                out.items.push(items);
+            }
+            None => {
+                out.clauses.push(at(c.off));
+                out.items.push(None);
+            }
+        }
+    }
+    out
+}
+
+/// Emits the `__acc_clause` calls of one clause, or diagnoses it.
+fn lower_clause(
+    id: usize,
+    dir: &Directive,
+    c: &Clause,
+    loc: &Loc,
+    written: Option<&Vec<String>>,
+    out: &mut String,
+    diags: &mut Vec<Diag>,
+) {
+    let canon = canonical_clause(&c.name);
+    let Some(kind) = clause_kind(canon) else {
+        diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) });
+        return;
+    };
+    let args: &[Arg] = c.args.as_deref().unwrap_or(&[]);
+    let call = |ops: &str| format!("__acc_clause({id}, {}{}); ", c_string(canon), ops);
+    let bad = |msg: String| Diag { loc: loc.clone(), message: msg };
+    let int = |e: &str| format!("(long long)({e})");
+    match kind {
+        ClauseKind::Unsupported => diags.push(Diag::unsupported(loc.clone(), &c.name)),
+        ClauseKind::VarList => {
+            if canon == "self" && is_compute(&dir.name) {
+                diags.push(Diag::unsupported(loc.clone(), "self"));
+                return;
+            }
+            if args.is_empty() {
+                diags.push(bad(format!("OpenACC '{}' clause needs a list of variables", c.name)));
+                return;
+            }
+            for (k, a) in args.iter().enumerate() {
+                let (modifier, var) = split_modifier(&a.text);
+                let mut text = written.and_then(|w| w.get(k)).map(|s| s.as_str()).unwrap_or(&a.text);
+                if let Some(m) = modifier {
+                    if !(m == "readonly" && canon == "copyin") {
+                        diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m)));
+                        continue;
+                    }
+                    // `readonly` is only a hint: drop it (from the text too).
+                    text = split_modifier(text).1;
+                }
+                match encode_var(var) {
+                    Ok(ops) => out.push_str(&call(&format!(", {ops}, {}", c_string(text)))),
+                    Err(VarError::Unsupported(what)) => diags.push(Diag::unsupported(loc.clone(), &what)),
+                    Err(VarError::Malformed(m)) => diags.push(bad(format!("invalid '{}' clause item: {}", c.name, m))),
+                }
+            }
+        }
+        ClauseKind::IntList => {
+            if args.is_empty() || args.len() > 3 {
+                diags.push(bad(format!("OpenACC '{}' clause takes 1 to 3 values", c.name)));
+                return;
+            }
+            let ops: Vec<String> = args.iter().map(|a| int(&a.text)).collect();
+            out.push_str(&call(&format!(", {}", ops.join(", "))));
+        }
+        ClauseKind::Int | ClauseKind::OptInt => {
+            if c.args.is_none() && kind == ClauseKind::OptInt {
+                out.push_str(&call(""));
+                return;
+            }
+            if args.len() != 1 {
+                diags.push(bad(format!("OpenACC '{}' clause takes one value", c.name)));
+                return;
+            }
+            let (modifier, e) = split_modifier(&args[0].text);
+            match (canon, modifier) {
+                (_, None) | ("worker", Some("num")) | ("vector", Some("length")) => {
+                    out.push_str(&call(&format!(", {}", int(e))))
+                }
+                (_, Some(m)) => diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
+            }
+        }
+        ClauseKind::Cond => {
+            if args.len() != 1 {
+                diags.push(bad("OpenACC 'if' clause takes one condition".into()));
+                return;
+            }
+            out.push_str(&call(&format!(", (long long)(({}) != 0)", args[0].text)));
+        }
+        ClauseKind::Default => match args {
+            [a] if a.text == "none" || a.text == "present" => {
+                out.push_str(&call(&format!(", {}", c_string(&a.text))))
+            }
+            _ => diags.push(bad("OpenACC 'default' clause takes 'none' or 'present'".into())),
+        },
+        ClauseKind::Flag => {
+            if c.args.is_some() {
+                if canon == "gang" {
+                    diags.push(Diag::unsupported(loc.clone(), "gang(...)"));
+                } else {
+                    diags.push(bad(format!("OpenACC '{}' clause takes no arguments", c.name)));
+                }
+                return;
+            }
+            out.push_str(&call(""));
+        }
+    }
+}
+
+/// Rewrites a preprocessed translation unit. `read_source` gives the text of an original
+/// file by its line-marker name (used for columns and clause texts). All problems of the
+/// unit are returned together, in source order.
+pub fn rewrite(ipp: &str, read_source: &mut SourceReader) -> Result<Rewritten, Vec<Diag>> {
+    let toks = tokenize(ipp, true);
+    let origins = line_origins(ipp, &toks);
+    let mut cache: HashMap<String, Option<String>> = HashMap::new();
+    let mut diags = Vec::new();
+    // (position, tie-break, replaced end, text); applied in order of position.
+    let mut edits: Vec<(usize, i64, usize, String)> = Vec::new();
+    let mut next_id = 1usize;
+
+    for (ti, t) in toks.iter().enumerate() {
+        if t.kind != Kind::Pragma {
+            continue;
+        }
+        let line_text = t.text(ipp);
+        let (file, line) = origins.get(t.line).cloned().unwrap_or_default();
+        let d = match parse_pragma(line_text) {
+            Ok(None) => continue,
+            Ok(Some(d)) => d,
+            Err((off, msg)) => {
+                diags.push(Diag { loc: Loc { file, line, col: t.col + off }, message: msg });
+                continue;
+            }
+        };
+        let content = cache.entry(file.clone()).or_insert_with(|| read_source(&file));
+        let original = content.as_deref().and_then(|c| Original::load(c, line));
+        let at = locate(&d, &file, line, t.col, original.as_ref());
+
+        let kind = match directive_kind(&d.name) {
+            Some(k) => k,
+            None => {
+                diags.push(Diag { loc: at.name.clone(), message: format!("unknown OpenACC directive '{}'", d.name) });
+                continue;
+            }
+        };
+        if kind == DirKind::Unsupported {
+            diags.push(Diag::unsupported(at.name.clone(), &d.name));
+            continue;
+        }
+        if d.args.is_some() {
+            diags.push(Diag { loc: at.name.clone(), message: format!("OpenACC '{}' takes no parenthesised argument", d.name) });
+            continue;
+        }
+        let id = next_id;
+        next_id += 1;
+        let n_before = diags.len();
+        let mut code = format!(
+            "{{ __acc_begin({id}, {}, {}, {}, {}); ",
+            c_string(&d.name),
+            c_string(&file),
+            at.acc.line,
+            at.acc.col
+        );
+        for (k, c) in d.clauses.iter().enumerate() {
+            lower_clause(id, &d, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
+        }
+        if diags.len() > n_before {
+            continue;
+        }
+        match kind {
+            DirKind::Standalone => {
+                code.push_str(&format!("__acc_end({id}); }}"));
+                edits.push((t.start, 0, t.end, code));
+            }
+            _ => match stmt_end(ipp, &toks, ti + 1) {
+                Ok(end) => {
+                    edits.push((t.start, 0, t.end, code.trim_end().to_string()));
+                    // Several ends after one token: the inner (later) construct closes first.
+                    edits.push((toks[end].end, -(id as i64), toks[end].end, format!(" __acc_end({id}); }}")));
+                }
+                Err(msg) => diags.push(Diag { loc: at.name.clone(), message: format!("{msg} '{}'", d.name) }),
+            },
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    edits.sort_by_key(|e| (e.0, e.1));
+    let main_file = toks
+        .iter()
+        .find_map(|t| match &t.kind {
+            Kind::LineMarker { file, .. } => Some(file.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut out = String::with_capacity(ipp.len() + edits.len() * 80 + 200);
+    out.push_str(PRELUDE);
+    out.push('\n');
+    out.push_str(&format!("# 1 {}\n", c_string(&main_file)));
+    let mut pos = 0;
+    for (start, _, end, text) in &edits {
+        out.push_str(&ipp[pos..*start]);
+        out.push_str(text);
+        pos = *end;
+    }
+    out.push_str(&ipp[pos..]);
+    Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rw(ipp: &str, src: Option<&str>) -> Result<Rewritten, Vec<Diag>> {
+        let s = src.map(|s| s.to_string());
+        rewrite(ipp, &mut |_: &str| s.clone())
+    }
+
+    fn body(r: &Rewritten) -> String {
+        r.text.splitn(3, '\n').nth(2).unwrap().to_string()
+    }
+
+    /// The lines of the rewritten unit after the ipp's own first line marker.
+    fn lines(r: &Rewritten) -> Vec<String> {
+        body(r).lines().skip(1).map(String::from).collect()
+    }
+
+    #[test]
+    fn parallel_loop_keeps_lines() {
+        let ipp = "# 1 \"t.c\"\nvoid f(float *y, int n) {\n#pragma acc parallel loop copy(y[0:n])\n  for (int i = 0; i < n; i++) y[i] = 0;\n}\n";
+        let r = rw(ipp, None).unwrap();
+        assert!(r.text.starts_with(PRELUDE));
+        assert_eq!(r.directives, 1);
+        let b = body(&r);
+        assert_eq!(b.lines().count(), ipp.lines().count());
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(
+            lines[2],
+            "{ __acc_begin(1, \"parallel loop\", \"t.c\", 2, 9); __acc_clause(1, \"copy\", (void*)(y), (long long)(0), (long long)(n), (long long)sizeof((y)[0]), \"y[0:n]\");"
+        );
+        assert_eq!(lines[3], "  for (int i = 0; i < n; i++) y[i] = 0; __acc_end(1); }");
+    }
+
+    #[test]
+    fn columns_from_original_source() {
+        let src = "void f(float *y, int n) {\n    #pragma acc parallel loop copy(y[0:N]) \\\n        copyin(x[0:n])\n";
+        let ipp = "# 1 \"t.c\"\nvoid f(float *y, int n) {\n#pragma acc parallel loop copy(y[0:100]) copyin(x[0:n])\n\n for (;;) ;\n";
+        let r = rw(ipp, Some(src)).unwrap();
+        let b = body(&r);
+        assert!(b.contains("__acc_begin(1, \"parallel loop\", \"t.c\", 2, 13)"), "{}", b);
+        // The text is the item as written (macro unexpanded), the value the expansion.
+        assert!(b.contains("(long long)(100), (long long)sizeof((y)[0]), \"y[0:N]\""), "{}", b);
+        // An unsupported clause on the continuation line is reported there.
+        let ipp2 = ipp.replace("copyin(x[0:n])", "async(1)");
+        let src2 = src.replace("copyin(x[0:n])", "async(1)");
+        let e = rw(&ipp2, Some(&src2)).unwrap_err();
+        assert_eq!(e[0].to_string(), "t.c:3:9: error: OpenACC 'async' is not supported yet");
+    }
+
+    #[test]
+    fn nested_and_shared_end_token() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc data copy(a)\n#pragma acc kernels\nfor (;;) a++;\nz;\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        assert!(lines[0].starts_with("{ __acc_begin(1, \"data\""));
+        assert!(lines[1].starts_with("{ __acc_begin(2, \"kernels\""));
+        assert_eq!(lines[2], "for (;;) a++; __acc_end(2); } __acc_end(1); }");
+    }
+
+    #[test]
+    fn standalone_and_clause_encodings() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc update self(x[lo:len]) if(n > 3) if_present\n#pragma acc enter data copyin(readonly: s) create(b[0:n][:])\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        assert_eq!(
+            lines[0],
+            "{ __acc_begin(1, \"update\", \"t.c\", 1, 9); __acc_clause(1, \"self\", (void*)(x), (long long)(lo), (long long)(len), (long long)sizeof((x)[0]), \"x[lo:len]\"); __acc_clause(1, \"if\", (long long)((n > 3) != 0)); __acc_clause(1, \"if_present\"); __acc_end(1); }"
+        );
+        assert!(lines[1].contains("__acc_clause(2, \"copyin\", (void*)&(s), 0LL, 1LL, (long long)sizeof(s), \"s\");"), "{}", lines[1]);
+        assert!(lines[1].contains("\"b[0:n][:]\""));
+    }
+
+    #[test]
+    fn loop_clauses() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel num_gangs(4, 2) vector_length(128) default(none) firstprivate(k)\n{\n#pragma acc loop gang worker vector(32) collapse(2) private(t) independent\nfor(;;) for(;;) ;\n#pragma acc loop seq worker(num: 4) vector(length: 8) auto\nfor(;;);\n}\n";
+        let b = body(&rw(ipp, None).unwrap());
+        for s in [
+            "__acc_clause(1, \"num_gangs\", (long long)(4), (long long)(2));",
+            "__acc_clause(1, \"vector_length\", (long long)(128));",
+            "__acc_clause(1, \"default\", \"none\");",
+            "__acc_clause(1, \"firstprivate\", (void*)&(k), 0LL, 1LL, (long long)sizeof(k), \"k\");",
+            "__acc_clause(2, \"gang\");",
+            "__acc_clause(2, \"worker\");",
+            "__acc_clause(2, \"vector\", (long long)(32));",
+            "__acc_clause(2, \"collapse\", (long long)(2));",
+            "__acc_clause(2, \"private\", (void*)&(t)",
+            "__acc_clause(2, \"independent\");",
+            "__acc_clause(3, \"seq\");",
+            "__acc_clause(3, \"worker\", (long long)(4));",
+            "__acc_clause(3, \"vector\", (long long)(8));",
+            "__acc_clause(3, \"auto\");",
+            "for(;;) for(;;) ; __acc_end(2); }",
+            "for(;;); __acc_end(3); }",
+            "} __acc_end(1); }",
+        ] {
+            assert!(b.contains(s), "missing {s} in\n{b}");
+        }
+    }
+
+    #[test]
+    fn aliases_are_canonicalised() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc data pcopy(a) present_or_copyin(b)\n;\n";
+        let b = body(&rw(ipp, None).unwrap());
+        assert!(b.contains("\"copy\", (void*)&(a)") && b.contains("\"copyin\", (void*)&(b)"), "{}", b);
+    }
+
+    #[test]
+    fn all_rejections_reported() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc host_data use_device(p)\n{}\n#pragma acc wait\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc declare create(g)\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
+        let e = rw(ipp, None).unwrap_err();
+        let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
+        let want = [
+            "t.c:1:27: error: OpenACC 'reduction' is not supported yet",
+            "t.c:1:42: error: OpenACC 'async' is not supported yet",
+            "t.c:1:48: error: OpenACC 'gang(...)' is not supported yet",
+            "t.c:1:60: error: OpenACC 'tile' is not supported yet",
+            "t.c:1:68: error: OpenACC 'self' is not supported yet",
+            "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
+            "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
+            "t.c:3:13: error: OpenACC 'host_data' is not supported yet",
+            "t.c:5:13: error: OpenACC 'wait' is not supported yet",
+            "t.c:6:13: error: OpenACC 'atomic update' is not supported yet",
+            "t.c:8:13: error: OpenACC 'routine' is not supported yet",
+            "t.c:9:13: error: OpenACC 'declare' is not supported yet",
+            "t.c:10:13: error: OpenACC 'init' is not supported yet",
+            "t.c:11:13: error: OpenACC 'shutdown' is not supported yet",
+            "t.c:12:13: error: OpenACC 'set' is not supported yet",
+            "t.c:13:13: error: OpenACC 'cache' is not supported yet",
+        ];
+        for (w, m) in want.iter().zip(&msgs) {
+            assert_eq!(w, m);
+        }
+        let rest = msgs[want.len()..].join("\n");
+        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'wait'", "'bind'", "'nohost'", "'device_resident'", "'link'", "'default_async'"] {
+            assert!(rest.contains(s), "missing {s} in\n{rest}");
+        }
+    }
+
+    #[test]
+    fn missing_statement() {
+        let e = rw("# 1 \"t.c\"\nvoid f() {\n#pragma acc parallel\n", None).unwrap_err();
+        assert!(e[0].to_string().starts_with("t.c:2:13: error: expected a statement"), "{}", e[0]);
+    }
+
+    #[test]
+    fn header_line_markers() {
+        let ipp = "# 1 \"t.c\"\n# 1 \"./h.h\" 1\nvoid g(int *a) {\n#pragma acc kernels\na[0] = 1;\n}\n# 2 \"t.c\" 2\nint x;\n";
+        let b = body(&rw(ipp, None).unwrap());
+        assert!(b.contains("__acc_begin(1, \"kernels\", \"./h.h\", 2, 9)"), "{}", b);
+        assert!(b.contains("a[0] = 1; __acc_end(1); }"));
+    }
+
+    #[test]
+    fn no_pragmas_is_identity_plus_prelude() {
+        let ipp = "# 1 \"t.c\"\nint main(void) { return 0; }\n#pragma once\n";
+        let r = rw(ipp, None).unwrap();
+        assert_eq!(r.directives, 0);
+        assert_eq!(body(&r), ipp);
+    }
+}

@@ -1,0 +1,44 @@
+// Clauses that accc recognises but does not lower yet: each is reported at its own column
+// (also on a continuation line), all in one run, and no object file is written.
+// (use_device, bind, nohost, device_resident, link, default_async and device_num only occur
+// on host_data, routine, declare and set, which unsupported-directives.c rejects as a whole.)
+// RUN: rm -f %t.o
+// RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: test ! -e %t.o
+
+void f(float *p, float **q, float m[8][8], int n, int c) {
+  float s = 0;
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:37: error: OpenACC 'reduction' is not supported yet
+#pragma acc parallel loop copyin(p) reduction(+:s)
+  for (int i = 0; i < n; i++) s += p[i];
+// CHECK: unsupported-clauses.c:[[@LINE+2]]:22: error: OpenACC 'async' is not supported yet
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait' is not supported yet
+#pragma acc parallel async(1) wait(2)
+  p[0] = 1;
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:24: error: OpenACC 'attach' is not supported yet
+#pragma acc enter data attach(q[0])
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:23: error: OpenACC 'detach' is not supported yet
+#pragma acc exit data detach(q[0])
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:27: error: OpenACC 'tile' is not supported yet
+#pragma acc parallel loop tile(2, 2)
+  for (int i = 0; i < 8; i++)
+    for (int j = 0; j < 8; j++) m[i][j] = 0;
+// CHECK: unsupported-clauses.c:[[@LINE+2]]:22: error: OpenACC 'device_type' is not supported yet
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:55: error: OpenACC 'dtype' is not supported yet
+#pragma acc parallel device_type(nvidia) num_gangs(2) dtype(*) num_workers(2)
+  p[0] = 2;
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:26: error: OpenACC 'gang(...)' is not supported yet
+#pragma acc kernels loop gang(num:4)
+  for (int i = 0; i < n; i++) p[i] = 0;
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:22: error: OpenACC 'self' is not supported yet
+#pragma acc parallel self(c)
+  p[0] = 3;
+// A clause on a continuation line is reported on that line.
+#pragma acc parallel loop copy(p[0:n]) \
+  copyout(zero: s)
+// CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'copyout(zero:)' is not supported yet
+  for (int i = 0; i < n; i++) p[i] = s;
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:18: error: OpenACC 'm[0:8][0:4] (a multi-dimensional array section whose trailing dimensions are not '[:]')' is not supported yet
+#pragma acc data copy(m[0:8][0:4])
+  p[0] = 4;
+}

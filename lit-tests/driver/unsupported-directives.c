@@ -1,0 +1,47 @@
+// Every OpenACC directive that accc recognises but does not lower yet is rejected with
+// file:line:col (the directive name's column), all of them in one run, and no object.
+// RUN: rm -f %t.o
+// RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: test ! -e %t.o
+
+int g[16];
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'declare' is not supported yet
+#pragma acc declare create(g)
+
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'routine' is not supported yet
+#pragma acc routine seq
+int twice(int x) { return 2 * x; }
+
+void f(int *p, int n, int s) {
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'host_data' is not supported yet
+#pragma acc host_data use_device(p)
+  { twice(p[0]); }
+// CHECK: unsupported-directives.c:[[@LINE+1]]:15: error: OpenACC 'wait' is not supported yet
+  #pragma acc wait
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'init' is not supported yet
+#pragma acc init
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'shutdown' is not supported yet
+#pragma acc shutdown
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'set' is not supported yet
+#pragma acc set device_num(0)
+#pragma acc parallel loop copy(p[0:n])
+  for (int i = 0; i < n; i++) {
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'cache' is not supported yet
+#pragma acc cache(p[0:4])
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'atomic' is not supported yet
+#pragma acc atomic
+    s++;
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'atomic update' is not supported yet
+#pragma acc atomic update
+    s += 2;
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'atomic read' is not supported yet
+#pragma acc atomic read
+    n = s;
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'atomic write' is not supported yet
+#pragma acc atomic write
+    s = 3;
+// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'atomic capture' is not supported yet
+#pragma acc atomic capture
+    n = s++;
+  }
+}

@@ -1,0 +1,77 @@
+// Registration shim for the acc-offload pass plugin.
+//
+// Registering a new-pass-manager pass has no C API, so these few lines of C++ do only that:
+// they expose `acc-offload` (and the printer `print-acc-regions`) to opt's pipeline parser
+// and run `acc-offload` at the pipeline start inside clang. All the work happens in Rust
+// (`acc_offload_run`, pass/src/lib.rs). This file must be compiled against the same LLVM 22
+// headers as the libLLVM-22.so that opt and clang load.
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h" // moved from llvm/Passes/ in LLVM 22
+#include "llvm-c/Core.h"
+#include <string>
+
+// Implemented in Rust. Returns 0: unchanged, 1: changed, 2: errors were reported.
+extern "C" int acc_offload_run(LLVMModuleRef M, const char *options, int print_only);
+
+using namespace llvm;
+
+namespace {
+
+struct AccOffloadPass : PassInfoMixin<AccOffloadPass> {
+  std::string Options;
+  bool PrintOnly;
+  AccOffloadPass(std::string Opts, bool Print) : Options(std::move(Opts)), PrintOnly(Print) {}
+
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    int rc = acc_offload_run(wrap(&M), Options.c_str(), PrintOnly ? 1 : 0);
+    if (rc == 0)
+      return PreservedAnalyses::all();
+    if (rc == 2)
+      // The messages were printed in the user's format already; this makes opt and clang
+      // fail with a non-zero exit, as for any other error diagnostic.
+      M.getContext().diagnose(DiagnosticInfoGeneric(
+          "OpenACC offloading failed (errors above)", DS_Error));
+    return PreservedAnalyses::none();
+  }
+  // Must run even for optnone functions: the markers have to disappear at every -O level.
+  static bool isRequired() { return true; }
+};
+
+// "acc-offload" or "acc-offload<gpu-arch=sm_80;save-temps=/tmp/x>".
+bool parseName(StringRef Name, StringRef Base, std::string &Opts) {
+  if (Name == Base) return true;
+  if (Name.consume_front(Base) && Name.consume_front("<") && Name.consume_back(">")) {
+    Opts = Name.str();
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+  return {LLVM_PLUGIN_API_VERSION, "acc-offload", "0.1", [](PassBuilder &PB) {
+            PB.registerPipelineParsingCallback(
+                [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
+                  std::string Opts;
+                  if (parseName(Name, "acc-offload", Opts)) {
+                    MPM.addPass(AccOffloadPass(Opts, false));
+                    return true;
+                  }
+                  if (parseName(Name, "print-acc-regions", Opts)) {
+                    MPM.addPass(AccOffloadPass(Opts, true));
+                    return true;
+                  }
+                  return false;
+                });
+            // Inside clang (-fpass-plugin): first thing in the pipeline, at every -O level,
+            // so no optimisation ever sees the markers. Options come from the environment.
+            PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
+              MPM.addPass(AccOffloadPass("", false));
+            });
+          }};
+}

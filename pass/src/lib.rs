@@ -1,0 +1,35 @@
+//! `libacc_pass.so`: the plugin that `opt-22 -load-pass-plugin` and `clang-22 -fpass-plugin`
+//! load. The C++ shim (`shim.cpp`) registers the pass; this file is the one FFI entry point.
+//! It turns every outcome into a return code and never lets a Rust panic cross into LLVM.
+
+use acc_codegen::{run_on_module, AccError, Mode};
+use llvm_sys::prelude::LLVMModuleRef;
+use std::ffi::{c_char, c_int, CStr};
+
+/// Runs `acc-offload` (or its printer) on a module owned by opt/clang.
+/// Returns 0 when nothing changed, 1 when the module changed, 2 after reporting errors.
+///
+/// # Safety
+/// `module` must be a live module and `options` a NUL-terminated string, both owned by the
+/// caller for the duration of the call (the C++ shim guarantees this).
+#[no_mangle]
+pub unsafe extern "C" fn acc_offload_run(module: LLVMModuleRef, options: *const c_char, print_only: c_int) -> c_int {
+    // SAFETY: the shim passes a valid NUL-terminated string that outlives this call.
+    let options = unsafe { CStr::from_ptr(options) }.to_string_lossy().into_owned();
+    let mode = if print_only != 0 { Mode::PrintRegions } else { Mode::Offload };
+    acc_codegen::silence_panic_output();
+    let outcome = std::panic::catch_unwind(|| run_on_module(module, &options, mode));
+    match outcome {
+        Ok(Ok(changed)) => changed as c_int,
+        Ok(Err(errors)) => {
+            for e in &errors {
+                eprintln!("{e}");
+            }
+            2
+        }
+        Err(panic) => {
+            eprintln!("{}", AccError::from_panic(panic));
+            2
+        }
+    }
+}

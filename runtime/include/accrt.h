@@ -1,0 +1,53 @@
+/* accrt.h: C ABI of the accc host runtime (libaccrt.a). See docs/runtime-abi.md.
+ *
+ * All functions are thread-safe. None returns an error code: a failure prints a message
+ * naming the source position ("file:line:col: error: ...") and exits with status 1.
+ * Link: libaccrt.a -lpthread -ldl -lm (libcuda is loaded at run time, never linked). */
+#ifndef ACCRT_H
+#define ACCRT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One kernel as embedded in the host object by the pass. */
+typedef struct accrt_kernel {
+  const void *image;       /* cubin bytes (ELF), embedded as a private constant */
+  uint64_t image_size;
+  const char *name;        /* kernel symbol in the cubin */
+  const char *function;    /* host function that held the region, for ACC_NOTIFY */
+  const char *loc;         /* "file:line:col" of the compute construct */
+  void *cache;             /* runtime-owned, starts null: the loaded CUfunction */
+} accrt_kernel;
+
+/* Data clause kinds (the `kind` argument). */
+enum {
+  ACCRT_COPY = 0, ACCRT_COPYIN = 1, ACCRT_COPYOUT = 2, ACCRT_CREATE = 3,
+  ACCRT_PRESENT = 4, ACCRT_NO_CREATE = 5, ACCRT_DELETE = 6, ACCRT_DEVICEPTR = 7,
+};
+
+/* 1 when compute regions run on the GPU, else 0. Decided once, on first call. */
+int32_t __accrt_use_device(void);
+
+/* Entry and exit of one data clause item (OpenACC 3.3 section 2.7). */
+void __accrt_data_enter(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
+void __accrt_data_exit(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
+
+/* `update device(...)` / `update self(...)` of a present range. */
+void __accrt_update_device(void *host, int64_t bytes, const char *loc, const char *text);
+void __accrt_update_self(void *host, int64_t bytes, const char *loc, const char *text);
+
+/* Device address of a host address inside (or one past the end of) a present range. */
+void *__accrt_deviceptr(void *host, const char *loc, const char *text);
+
+/* Launch `k` (sizes <= 0: runtime default) and wait for it. */
+void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
+                    int64_t vector_length, void **args);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACCRT_H */

@@ -1,0 +1,217 @@
+//! Kernel launch (`__accrt_launch`): module/function loading with caching, the
+//! launch-size decision (pure functions, unit-tested), and the launch itself.
+//!
+//! Sizes: a requested value <= 0 takes the default (1024 gangs, 1 worker, vector 128).
+//! The block (vector x workers) is then clamped to the kernel's max threads per block,
+//! reducing workers first, then vector (kept a multiple of 32 when it was >= 32), never
+//! below 1; the grid is clamped to [1, device max grid x]. Kernels stride by the actual
+//! launch size, so clamping never changes results.
+
+use std::collections::HashMap;
+use std::ffi::{c_void, CStr};
+use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::Mutex;
+
+use crate::cuda::{self, Handle};
+use crate::{device, diag, notify, AccrtKernel};
+
+pub const DEFAULT_GANGS: u32 = 1024;
+pub const DEFAULT_WORKERS: u32 = 1;
+pub const DEFAULT_VECTOR: u32 = 128;
+
+/// A launch size: grid = gangs, block = vector x workers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size {
+    pub gangs: u32,
+    pub workers: u32,
+    pub vector: u32,
+}
+
+/// The requested sizes with defaults for values <= 0 (huge values saturate).
+pub fn requested(gangs: i64, workers: i64, vector: i64) -> Size {
+    let pick = |v: i64, default: u32| {
+        if v <= 0 {
+            default
+        } else {
+            u32::try_from(v).unwrap_or(u32::MAX)
+        }
+    };
+    Size {
+        gangs: pick(gangs, DEFAULT_GANGS),
+        workers: pick(workers, DEFAULT_WORKERS),
+        vector: pick(vector, DEFAULT_VECTOR),
+    }
+}
+
+/// Clamp `req` to a kernel limit of `max_threads` per block and a grid limit `max_grid`.
+pub fn clamp(req: Size, max_threads: u32, max_grid: u32) -> Size {
+    let max = max_threads.max(1);
+    let mut vector = req.vector.max(1);
+    let mut workers = req.workers.max(1);
+    if u64::from(vector) * u64::from(workers) > u64::from(max) {
+        workers = (max / vector).max(1);
+        if vector > max {
+            vector = if vector >= 32 && max >= 32 {
+                max / 32 * 32
+            } else {
+                max
+            };
+        }
+    }
+    Size {
+        gangs: req.gangs.clamp(1, max_grid.max(1)),
+        workers,
+        vector,
+    }
+}
+
+/// Loaded modules by image address.
+static MODULES: Mutex<Option<HashMap<usize, Handle>>> = Mutex::new(None);
+
+/// The kernel's `CUfunction`, loaded on first use and cached in `k.cache`.
+fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
+    // SAFETY: `cache` is a pointer-sized, pointer-aligned field of a live descriptor that
+    // only the runtime accesses, and it is only accessed atomically.
+    let cache = unsafe { AtomicPtr::from_ptr(std::ptr::addr_of_mut!((*k).cache)) };
+    let f = cache.load(Ordering::Acquire);
+    if !f.is_null() {
+        return Handle(f);
+    }
+    let mut modules = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let f = cache.load(Ordering::Acquire);
+    if !f.is_null() {
+        return Handle(f);
+    }
+    assert!(
+        !kd.image.is_null() && kd.image_size > 0,
+        "kernel {what} has no image"
+    );
+    let module = *modules
+        .get_or_insert_with(HashMap::new)
+        .entry(kd.image as usize)
+        .or_insert_with(|| {
+            // SAFETY: `image` is the complete cubin embedded by the compiler for this kernel.
+            unsafe { cuda::module_load_data(kd.image) }.unwrap_or_else(|e| e.fail(what))
+        });
+    assert!(!kd.name.is_null(), "kernel descriptor without a name");
+    // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.
+    let name = unsafe { CStr::from_ptr(kd.name) };
+    let func = cuda::module_get_function(module, name).unwrap_or_else(|e| e.fail(what));
+    cache.store(func.0, Ordering::Release);
+    func
+}
+
+/// Launch kernel `k` and wait for it.
+///
+/// # Safety
+/// `k` must point to a live descriptor emitted by the compiler and `args` to the
+/// kernel's parameter array.
+pub unsafe fn launch(
+    k: *mut AccrtKernel,
+    gangs: i64,
+    workers: i64,
+    vector: i64,
+    args: *mut *mut c_void,
+) {
+    assert!(!k.is_null(), "null kernel descriptor");
+    // SAFETY: guaranteed by the caller; the fields read here are never written after
+    // the descriptor was emitted (only `cache`, which is accessed atomically).
+    let kd = unsafe { &*k };
+    // SAFETY: the descriptor's strings are NUL-terminated constants emitted by the compiler.
+    let (name, loc, host_fn) = unsafe {
+        (
+            diag::cstr(kd.name, "?"),
+            diag::cstr(kd.loc, "?"),
+            diag::cstr(kd.function, "?"),
+        )
+    };
+    let Some(gpu) = device::gpu() else {
+        panic!("__accrt_launch of kernel '{name}' ({loc}) while compute regions run on the host");
+    };
+    let what = format!(" for kernel '{name}' ({loc})");
+    let func = load_function(k, kd, &what);
+    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
+    let req = requested(gangs, workers, vector);
+    let size = clamp(req, max_threads.max(1) as u32, gpu.max_grid_x);
+    if notify::launches() {
+        let mut msg = format!(
+            "launch kernel {name} function={} at {loc} num_gangs={} num_workers={} vector_length={} grid={} block={}x{}",
+            host_fn, size.gangs, size.workers, size.vector, size.gangs, size.vector, size.workers
+        );
+        if size != req {
+            msg += &format!(
+                " (clamped from num_gangs={} num_workers={} vector_length={})",
+                req.gangs, req.workers, req.vector
+            );
+        }
+        notify::line(&msg);
+    }
+    // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the sizes are
+    // within the device and kernel limits.
+    unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
+        .unwrap_or_else(|e| e.fail(&what));
+    cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(gangs: u32, workers: u32, vector: u32) -> Size {
+        Size {
+            gangs,
+            workers,
+            vector,
+        }
+    }
+
+    #[test]
+    fn defaults() {
+        assert_eq!(requested(0, 0, 0), s(1024, 1, 128));
+        assert_eq!(requested(-1, -5, -7), s(1024, 1, 128));
+        assert_eq!(requested(10, 4, 32), s(10, 4, 32));
+        assert_eq!(requested(i64::MAX, 1, 1), s(u32::MAX, 1, 1));
+    }
+
+    #[test]
+    fn no_clamp_within_limits() {
+        assert_eq!(
+            clamp(s(1024, 1, 128), 1024, i32::MAX as u32),
+            s(1024, 1, 128)
+        );
+        assert_eq!(clamp(s(7, 8, 128), 1024, 100), s(7, 8, 128));
+    }
+
+    #[test]
+    fn workers_reduced_first() {
+        assert_eq!(clamp(s(1, 16, 128), 1024, 1000), s(1, 8, 128));
+        assert_eq!(clamp(s(1, 16, 128), 256, 1000), s(1, 2, 128));
+        assert_eq!(clamp(s(1, 3, 100), 250, 1000), s(1, 2, 100));
+    }
+
+    #[test]
+    fn vector_reduced_to_multiple_of_32() {
+        assert_eq!(clamp(s(1, 4, 2048), 1024, 1000), s(1, 1, 1024));
+        assert_eq!(clamp(s(1, 1, 1024), 200, 1000), s(1, 1, 192));
+        assert_eq!(clamp(s(1, 2, 64), 40, 1000), s(1, 1, 32));
+        // Below 32 threads available: take what there is.
+        assert_eq!(clamp(s(1, 1, 64), 20, 1000), s(1, 1, 20));
+        // A small non-multiple-of-32 vector is just cut.
+        assert_eq!(clamp(s(1, 1, 24), 20, 1000), s(1, 1, 20));
+    }
+
+    #[test]
+    fn never_below_one() {
+        assert_eq!(clamp(s(0, 0, 0), 0, 0), s(1, 1, 1));
+        assert_eq!(clamp(s(5, 1, 1), 1, 1), s(1, 1, 1));
+    }
+
+    #[test]
+    fn grid_clamped() {
+        assert_eq!(
+            clamp(s(u32::MAX, 1, 128), 1024, i32::MAX as u32),
+            s(i32::MAX as u32, 1, 128)
+        );
+        assert_eq!(clamp(s(100_000, 1, 128), 1024, 65535), s(65535, 1, 128));
+    }
+}

@@ -1,0 +1,177 @@
+//! `accrt`: the host runtime of accc (`libaccrt.a`), linked into every compiled program.
+//!
+//! This file holds the C ABI of `docs/runtime-abi.md` (also `include/accrt.h`); each entry
+//! point only converts its arguments and runs inside [`diag::guard`]. The work is done by:
+//! - [`device`]: whether regions run on the GPU, device and context selection;
+//! - [`present`]: the present table (pure bookkeeping);
+//! - [`data`]: data-clause semantics, `update` and `deviceptr`;
+//! - [`launch`]: kernel loading and launch-size decisions;
+//! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
+//! - [`notify`]: `ACC_NOTIFY` output; [`diag`]: error reporting and exit.
+
+use std::ffi::{c_char, c_void};
+
+pub mod cuda;
+pub mod data;
+pub mod device;
+pub mod diag;
+pub mod launch;
+pub mod notify;
+pub mod present;
+
+use data::{Item, Kind};
+use diag::{cstr, guard};
+
+/// One kernel as embedded in the host object by the pass (`accrt_kernel` in C).
+#[repr(C)]
+#[derive(Debug)]
+pub struct AccrtKernel {
+    pub image: *const c_void,
+    pub image_size: u64,
+    pub name: *const c_char,
+    pub function: *const c_char,
+    pub loc: *const c_char,
+    /// Runtime-owned, starts null: the loaded `CUfunction`.
+    pub cache: *mut c_void,
+}
+
+pub const ACCRT_COPY: i32 = 0;
+pub const ACCRT_COPYIN: i32 = 1;
+pub const ACCRT_COPYOUT: i32 = 2;
+pub const ACCRT_CREATE: i32 = 3;
+pub const ACCRT_PRESENT: i32 = 4;
+pub const ACCRT_NO_CREATE: i32 = 5;
+pub const ACCRT_DELETE: i32 = 6;
+pub const ACCRT_DEVICEPTR: i32 = 7;
+
+/// 1 when compute regions run on the GPU, else 0. Decided once, on first call.
+#[no_mangle]
+pub extern "C" fn __accrt_use_device() -> i32 {
+    guard(|| i32::from(device::gpu().is_some()))
+}
+
+/// Run `f` on the clause item given by the C arguments.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+unsafe fn with_item<T>(
+    host: *mut c_void,
+    bytes: i64,
+    loc: *const c_char,
+    text: *const c_char,
+    f: impl FnOnce(&Item) -> T,
+) -> T {
+    // SAFETY: guaranteed by the caller.
+    let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+    f(&Item {
+        host,
+        bytes,
+        loc: &loc,
+        text: &text,
+    })
+}
+
+/// Entry of one data clause item.
+///
+/// # Safety
+/// `host` must be readable and writable for `bytes` bytes; `loc` and `text` null or
+/// NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_data_enter(
+    host: *mut c_void,
+    bytes: i64,
+    kind: i32,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe {
+        with_item(host, bytes, loc, text, |it| {
+            data::enter(it, Kind::from_abi(kind))
+        })
+    })
+}
+
+/// Exit of one data clause item.
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_data_exit(
+    host: *mut c_void,
+    bytes: i64,
+    kind: i32,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe {
+        with_item(host, bytes, loc, text, |it| {
+            data::exit(it, Kind::from_abi(kind))
+        })
+    })
+}
+
+/// `update device(...)`: copy a present range to the device.
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_update_device(
+    host: *mut c_void,
+    bytes: i64,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true)) })
+}
+
+/// `update self(...)`: copy a present range back to the host.
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_update_self(
+    host: *mut c_void,
+    bytes: i64,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false)) })
+}
+
+/// Device address of a host address inside (or one past the end of) a present range.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_deviceptr(
+    host: *mut c_void,
+    loc: *const c_char,
+    text: *const c_char,
+) -> *mut c_void {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        data::deviceptr(host, &loc, &text)
+    })
+}
+
+/// Launch kernel `k` with the requested sizes (<= 0: default) and wait for it.
+///
+/// # Safety
+/// `k` must point to a live descriptor emitted by the compiler, `args` to the kernel's
+/// parameter array.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_launch(
+    k: *mut AccrtKernel,
+    num_gangs: i64,
+    num_workers: i64,
+    vector_length: i64,
+    args: *mut *mut c_void,
+) {
+    // SAFETY: forwarded caller guarantees.
+    guard(|| unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args) })
+}

@@ -1,0 +1,42 @@
+//! The C entry points on the host path: with `ACC_DEVICE_TYPE=host` regions run on the
+//! host, every data call is a no-op and `deviceptr` is the identity.
+
+use std::ffi::c_void;
+
+use accrt::*;
+
+#[test]
+fn host_mode_is_a_no_op() {
+    // Set before the first call: the decision is cached for the process.
+    std::env::set_var("ACC_DEVICE_TYPE", "host");
+    assert_eq!(__accrt_use_device(), 0);
+    let mut x = [1.0f32; 16];
+    let p = x.as_mut_ptr() as *mut c_void;
+    let (loc, text) = (c"t.c:1:1".as_ptr(), c"x[0:16]".as_ptr());
+    // SAFETY: `x` is a live 64-byte buffer and the strings are NUL-terminated.
+    unsafe {
+        for kind in [
+            ACCRT_COPY,
+            ACCRT_COPYIN,
+            ACCRT_COPYOUT,
+            ACCRT_CREATE,
+            ACCRT_PRESENT,
+            ACCRT_NO_CREATE,
+            ACCRT_DEVICEPTR,
+        ] {
+            __accrt_data_enter(p, 64, kind, loc, text);
+        }
+        __accrt_update_device(p, 64, loc, text);
+        __accrt_update_self(p, 64, loc, text);
+        assert_eq!(__accrt_deviceptr(p, loc, text), p);
+        assert_eq!(
+            __accrt_deviceptr(std::ptr::null_mut(), loc, text),
+            std::ptr::null_mut()
+        );
+        for kind in ACCRT_COPY..=ACCRT_DEVICEPTR {
+            __accrt_data_exit(p, 64, kind, loc, text);
+        }
+    }
+    assert_eq!(x, [1.0f32; 16]);
+    assert_eq!(__accrt_use_device(), 0);
+}
