@@ -53,7 +53,9 @@ bool parseName(StringRef Name, StringRef Base, std::string &Opts) {
 
 } // namespace
 
-extern "C" LLVM_ATTRIBUTE_WEAK PassPluginLibraryInfo llvmGetPassPluginInfo() {
+// Exported as `llvmGetPassPluginInfo` by pass/src/lib.rs: a Rust cdylib only exports Rust
+// symbols, so the entry point opt looks for is defined there and forwards here.
+extern "C" PassPluginLibraryInfo acc_pass_plugin_info() {
   return {LLVM_PLUGIN_API_VERSION, "acc-offload", "0.1", [](PassBuilder &PB) {
             PB.registerPipelineParsingCallback(
                 [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {

@@ -47,7 +47,6 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> 
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));
     };
-    let host_fn = d.function;
     let last = d.last_header_call();
     let header = last.parent_block();
     let after = last.next_instruction().ok_or_else(|| AccError::internal("marker call without a following instruction"))?;

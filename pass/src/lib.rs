@@ -6,6 +6,28 @@ use acc_codegen::{run_on_module, AccError, Mode};
 use llvm_sys::prelude::LLVMModuleRef;
 use std::ffi::{c_char, c_int, CStr};
 
+/// `llvm::PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h, LLVM 22), returned by value.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_callbacks: *const std::ffi::c_void,
+    pre_codegen_callback: *const std::ffi::c_void,
+}
+
+extern "C" {
+    /// Defined in shim.cpp.
+    fn acc_pass_plugin_info() -> PassPluginLibraryInfo;
+}
+
+/// The entry point `opt -load-pass-plugin` and `clang -fpass-plugin` look up.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    // SAFETY: a plain C++ function without preconditions returning static data.
+    unsafe { acc_pass_plugin_info() }
+}
+
 /// Runs `acc-offload` (or its printer) on a module owned by opt/clang.
 /// Returns 0 when nothing changed, 1 when the module changed, 2 after reporting errors.
 ///
