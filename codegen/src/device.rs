@@ -70,7 +70,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
     dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
 
-    let keep = |ext: &str| opts.save_temps.as_ref().map(|p| p.with_extension(ext));
+    let keep = |ext: &str| opts.save_temps.as_ref().map(|p| std::path::PathBuf::from(format!("{}.{ext}", p.display())));
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }

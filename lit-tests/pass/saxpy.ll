@@ -1,0 +1,84 @@
+; The contract written by hand (no front end): one combined `parallel loop` in SSA form.
+; RUN: %opt -load-pass-plugin=%plugin -passes='acc-offload<save-temps=%t>' %s -S -o - | FileCheck %s --check-prefix=HOST
+; RUN: FileCheck %s --check-prefix=DEV < %t.device.ll
+; RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+; RUN: %ptxas -arch=sm_90 %t.ptx -o %t.cubin
+
+;; void saxpy(int n, float a, float *x, float *y) {
+;; #pragma acc parallel loop copy(y[0:n]) copyin(x[0:n])
+;;   for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];
+;; }
+
+@dir = private constant [14 x i8] c"parallel loop\00"
+@file = private constant [8 x i8] c"saxpy.c\00"
+@copy = private constant [5 x i8] c"copy\00"
+@copyin = private constant [7 x i8] c"copyin\00"
+@ytext = private constant [7 x i8] c"y[0:n]\00"
+@xtext = private constant [7 x i8] c"x[0:n]\00"
+
+declare void @__acc_begin(i32, ptr, ptr, i32, i32)
+declare void @__acc_clause(i32, ptr, ...)
+declare void @__acc_end(i32)
+
+; HOST-LABEL: define void @saxpy(
+; HOST-NOT: __acc_
+; HOST: %acc.use_device = call i32 @__accrt_use_device()
+; HOST: br i1 %{{.*}}, label %acc.launch, label %acc.host
+; HOST-LABEL: acc.launch:
+; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 1,
+; HOST: call ptr @__accrt_deviceptr(
+; HOST: call void @__accrt_launch(ptr @__acc_kernel.saxpy_l2, i64 %{{.*}}, i64 1, i64 128, ptr %acc.args)
+; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 1,
+; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+; HOST-LABEL: acc.host:
+; HOST: call void @saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
+; HOST-LABEL: define internal void @saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
+; HOST-NOT: __acc_
+
+; DEV-LABEL: define {{.*}}ptx_kernel void @saxpy_l2(i32 {{.*}}%n, ptr {{.*}}%x, ptr {{.*}}%y, float {{.*}}%a)
+; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+; DEV: fmul
+; DEV-NOT: __acc_
+
+; PTX-LABEL: .visible .entry saxpy_l2(
+; PTX: mov.u32 {{.*}}%ctaid.x;
+; PTX: mov.u32 {{.*}}%tid.x;
+; PTX: mov.u32 {{.*}}%ntid.x;
+; PTX: mov.u32 {{.*}}%nctaid.x;
+; The loop strides by the whole grid (nctaid.x * ntid.x): the sliding window.
+; PTX: mul.wide.u32 {{.*}}
+; PTX: st.global.b32
+
+define void @saxpy(i32 %n, float %a, ptr %x, ptr %y) {
+entry:
+  %n64 = sext i32 %n to i64
+  call void @__acc_begin(i32 1, ptr @dir, ptr @file, i32 2, i32 9)
+  call void (i32, ptr, ...) @__acc_clause(i32 1, ptr @copy, ptr %y, i64 0, i64 %n64, i64 4, ptr @ytext)
+  call void (i32, ptr, ...) @__acc_clause(i32 1, ptr @copyin, ptr %x, i64 0, i64 %n64, i64 4, ptr @xtext)
+  br label %for.cond
+
+for.cond:
+  %i = phi i32 [ 0, %entry ], [ %inc, %for.body ]
+  %cmp = icmp slt i32 %i, %n
+  br i1 %cmp, label %for.body, label %for.end
+
+for.body:
+  %idx = sext i32 %i to i64
+  %px = getelementptr inbounds float, ptr %x, i64 %idx
+  %vx = load float, ptr %px
+  %py = getelementptr inbounds float, ptr %y, i64 %idx
+  %vy = load float, ptr %py
+  %m = fmul float %a, %vx
+  %s = fadd float %m, %vy
+  store float %s, ptr %py
+  %inc = add nsw i32 %i, 1
+  br label %for.cond
+
+for.end:
+  call void @__acc_end(i32 1)
+  ret void
+}
