@@ -142,7 +142,7 @@ pub fn read_module(m: Module) -> Result<Vec<Directive>> {
         if f.is_declaration() {
             continue;
         }
-        match read_function(f) {
+        match read_function(f, false) {
             Ok(mut ds) => out.append(&mut ds),
             Err(e) => errors.push(e),
         }
@@ -174,12 +174,13 @@ fn malformed(call: Value, why: &str) -> AccError {
     )
 }
 
-/// Reads the directives of one function (used on kernels in the device module).
-pub fn read_module_function(f: Value) -> Result<Vec<Directive>> {
-    read_function(f)
+/// Reads the loop directives left in an outlined region (a kernel in the device module):
+/// there the enclosing compute construct is the function itself.
+pub fn read_kernel(f: Value) -> Result<Vec<Directive>> {
+    read_function(f, true)
 }
 
-fn read_function(f: Value) -> Result<Vec<Directive>> {
+fn read_function(f: Value, in_kernel: bool) -> Result<Vec<Directive>> {
     let mut by_id: BTreeMap<u32, Pieces> = BTreeMap::new();
     let mut order: Vec<u32> = Vec::new();
     for b in f.blocks() {
@@ -225,7 +226,7 @@ fn read_function(f: Value) -> Result<Vec<Directive>> {
         let call = p.end.or(p.clauses.first().copied()).expect("an entry exists only with a call");
         return Err(malformed(call, &format!("directive id {id} has no __acc_begin")));
     }
-    verify_nesting(&out, &cfg)?;
+    verify_nesting(&out, &cfg, in_kernel)?;
     Ok(out)
 }
 
@@ -339,17 +340,21 @@ fn parse_clause(call: Value, loc: &Loc, dir: DirectiveKind) -> Result<Clause> {
 }
 
 /// Regions nest properly, and compute regions do not nest; loops live inside compute regions.
-fn verify_nesting(ds: &[Directive], cfg: &FunctionCfg) -> Result<()> {
-    let inside = |inner: &Directive, outer: &Directive| {
-        cfg.dominates_inst(outer.begin, inner.begin) && cfg.dominates_inst(inner.end, outer.end) && outer.id != inner.id
-    };
+/// `outer`'s region contains `inner`'s: entering inner means having entered outer, and
+/// leaving inner still has outer's end ahead.
+pub fn encloses(cfg: &FunctionCfg, outer: (Value, Value), inner: (Value, Value)) -> bool {
+    outer.0 != inner.0 && cfg.dominates_inst(outer.0, inner.0) && cfg.post_dominates_inst(outer.1, inner.1)
+}
+
+fn verify_nesting(ds: &[Directive], cfg: &FunctionCfg, in_kernel: bool) -> Result<()> {
+    let inside = |inner: &Directive, outer: &Directive| encloses(cfg, (outer.begin, outer.end), (inner.begin, inner.end));
     for d in ds {
         let enclosing_compute = ds.iter().find(|o| o.kind.is_compute() && inside(d, o));
         match d.kind {
             DirectiveKind::Compute { .. } if enclosing_compute.is_some() => {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' cannot be nested inside a compute region", d.name)))
             }
-            DirectiveKind::Loop if enclosing_compute.is_none() => {
+            DirectiveKind::Loop if enclosing_compute.is_none() && !in_kernel => {
                 return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
             DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update

@@ -124,7 +124,7 @@ fn retarget(dev: Module, kernels: &[Value], target: &Nvptx) {
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
 fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
-    let loops: Vec<Directive> = contract::read_module_function(k)?
+    let loops: Vec<Directive> = contract::read_kernel(k)?
         .into_iter()
         .filter(|d| d.kind == DirectiveKind::Loop)
         .collect();
@@ -217,7 +217,7 @@ fn describe(all: &[LoopSource], region: &Directive, loops: &[Directive], k: Valu
         let parent = (0..i).rev().find(|&j| match (&all[j], s) {
             (LoopSource::Combined, _) => true,
             (LoopSource::Directive(o), LoopSource::Directive(d)) => {
-                cfg.dominates_inst(o.begin, d.begin) && cfg.dominates_inst(d.end, o.end)
+                contract::encloses(&cfg, (o.begin, o.end), (d.begin, d.end))
             }
             _ => false,
         });

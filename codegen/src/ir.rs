@@ -456,7 +456,7 @@ impl Value {
             let mut len = 0;
             let p = LLVMGetAsString(init, &mut len);
             let bytes = std::slice::from_raw_parts(p as *const u8, len);
-            let bytes = bytes.strip_suffix(&[0]).unwrap_or(bytes);
+            let bytes = bytes.split(|b| *b == 0).next().unwrap_or(bytes);
             Some(String::from_utf8_lossy(bytes).into_owned())
         }
     }

@@ -100,7 +100,7 @@ fn enclosing_data(d: &Directive, all: &[Directive]) -> Vec<(DataKind, Var)> {
     let cfg = cfg::FunctionCfg::new(d.function);
     all.iter()
         .filter(|o| o.kind == DirectiveKind::Data && o.function == d.function)
-        .filter(|o| cfg.dominates_inst(o.begin, d.begin) && cfg.dominates_inst(d.end, o.end))
+        .filter(|o| contract::encloses(&cfg, (o.begin, o.end), (d.begin, d.end)))
         .flat_map(|o| o.clauses.iter().filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v.clone())) } else { None }))
         .collect()
 }
