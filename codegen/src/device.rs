@@ -4,8 +4,8 @@
 //! carries its `loop` markers. Produces: a cubin holding one `ptx_kernel` per compute region
 //! (same name as the outlined host function) and, per kernel, a `KernelPlan` telling the
 //! host stub the launch shape and how to size the grid. Works on a clone of the host module
-//! (`LLVMCloneModule`), so the host module is not touched here. Does not synthesise
-//! reductions or guards for redundant side effects yet.
+//! (`LLVMCloneModule`), so the host module is not touched here. Side effects outside
+//! partitioned loops are made single-lane by `guard`. Does not synthesise reductions yet.
 
 use crate::contract::{self, Clause, ComputeKind, Directive, DirectiveKind};
 use crate::error::{AccError, Loc, Result};
@@ -168,8 +168,9 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
         };
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
     }
-    let gang = partition_kernel(dev, k, &plans)?;
-    let gang_trip = gang.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
+    let parts = partition_kernel(dev, k, &plans)?;
+    crate::guard::guard_kernel(dev, k, &parts.headers);
+    let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     let shape = default_shape(r.compute, &levels);
     Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report })
 }

@@ -263,14 +263,17 @@ impl Context {
         let n = cstr(name);
         let mut m = std::ptr::null_mut();
         let mut msg = std::ptr::null_mut();
-        // SAFETY: the memory buffer copies `text`; LLVMParseIRInContext takes ownership of it.
+        // SAFETY: the memory buffer copies `text`; LLVMParseIRInContext2 does not take
+        // ownership of it, so it is disposed here after parsing.
         unsafe {
             let buf = llvm_sys::core::LLVMCreateMemoryBufferWithMemoryRangeCopy(
                 text.as_ptr() as *const _,
                 text.len(),
                 n.as_ptr(),
             );
-            if llvm_sys::ir_reader::LLVMParseIRInContext(self.0, buf, &mut m, &mut msg) != 0 {
+            let bad = llvm_sys::ir_reader::LLVMParseIRInContext2(self.0, buf, &mut m, &mut msg);
+            llvm_sys::core::LLVMDisposeMemoryBuffer(buf);
+            if bad != 0 {
                 return Err(take_message(msg));
             }
         }
@@ -1019,7 +1022,7 @@ impl Builder {
         let v = cstr(s);
         let n = cstr(name);
         // SAFETY: builder positioned in a function of the target module.
-        Value(unsafe { LLVMBuildGlobalStringPtr(self.0, v.as_ptr(), n.as_ptr()) })
+        Value(unsafe { LLVMBuildGlobalString(self.0, v.as_ptr(), n.as_ptr()) })
     }
     pub fn unreachable(&self) -> Value {
         // SAFETY: builder at the end of a block.

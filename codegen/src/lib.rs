@@ -4,7 +4,8 @@
 //! 1. `contract`  read and verify the OpenACC markers (docs/ir-contract.md);
 //! 2. `outline`   move each compute region into a function of its own (host fallback);
 //! 3. `device`    clone to an NVPTX module, map loops (`mapping`, `loops`, `partition`),
-//!                link `runtime-ir` and libdevice, optimise, emit PTX and a cubin (`ptx`);
+//!                make side effects outside them single-lane (`guard`), link `runtime-ir`
+//!                and libdevice, optimise, emit PTX and a cubin (`ptx`);
 //! 4. `host_stub` replace each region by the launch sequence, embedding the cubin;
 //! 5. `data`      lower data regions, enter/exit data and update;
 //! 6. erase the markers.
@@ -20,6 +21,7 @@ pub mod data;
 pub mod device;
 pub mod error;
 pub mod expr;
+pub mod guard;
 pub mod host_stub;
 pub mod ir;
 pub mod loops;

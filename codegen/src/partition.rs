@@ -7,8 +7,8 @@
 //! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
-//! product of their trip counts. Sequential loops are left alone. Does not add guards for
-//! code between loops (that code runs redundantly on every thread).
+//! product of their trip counts. Sequential loops are left alone. Code between loops runs
+//! on every thread; making its side effects single-lane is `guard`'s job.
 
 use crate::cfg::FunctionCfg;
 use crate::error::{AccError, Loc, Result};
@@ -30,10 +30,10 @@ pub struct LoopPlan {
 /// parameters: the host stub evaluates it to size the grid.
 pub type GangTrip = Option<Value>;
 
-/// Partitions every planned loop; returns the i64 trip-count value of the first top-level
-/// gang-partitioned loop (in the kernel, for the host to re-evaluate) and its levels.
-pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<Option<(Value, Levels)>> {
+/// Partitions every planned loop.
+pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<Partitioned> {
     let mut gang_trip = None;
+    let mut headers = Vec::new();
     for p in plans {
         if p.levels.is_seq() {
             continue;
@@ -52,12 +52,20 @@ pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<
                 }
             }
         }
+        headers.push((nest[0].header, p.levels));
         let total = rewrite_nest(m, &nest, p.levels, &p.loc)?;
         if gang_trip.is_none() && p.levels.gang {
             gang_trip = Some((total, p.levels));
         }
     }
-    Ok(gang_trip)
+    Ok(Partitioned { gang_trip, headers })
+}
+
+pub struct Partitioned {
+    /// The i64 trip count of the first gang-partitioned loop and its levels.
+    pub gang_trip: Option<(Value, Levels)>,
+    /// Header block and levels of every partitioned loop.
+    pub headers: Vec<(crate::ir::Block, Levels)>,
 }
 
 /// The loop directly nested in `outer` (for collapse): the first loop header its body reaches.
