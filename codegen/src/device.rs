@@ -131,12 +131,10 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
     let mut all: Vec<LoopSource> = Vec::new();
     if let DirectiveKind::Compute { combined_loop: true, .. } = r.directive.kind {
         // The combined construct's loop part: the loop right after the region entry.
-        let entry_begin = first_call_named(k, contract::BEGIN);
-        let _ = entry_begin;
         all.push(LoopSource::Combined);
     }
     all.extend(loops.iter().map(LoopSource::Directive));
-    let descs = describe(&all, &r.directive, &loops, k)?;
+    let descs = describe(&all, &r.directive, k);
     let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
         crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
             &descs[loop_index].2,
@@ -156,8 +154,7 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
     k.parent_module().run_passes("function(sroa,instsimplify)", None).map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
-    for ((desc, collapse, loc), lv) in descs.iter().zip(&levels) {
-        let _ = desc;
+    for ((_, collapse, loc), lv) in descs.iter().zip(&levels) {
         report.push((loc.clone(), *lv));
         let (begin, end) = match plans.len() {
             0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),
@@ -180,12 +177,8 @@ enum LoopSource<'a> {
     Directive(&'a Directive),
 }
 
-fn first_call_named(f: Value, name: &str) -> Option<Value> {
-    f.blocks().into_iter().flat_map(|b| b.instructions()).find(|i| i.is_call() && i.called_name().as_deref() == Some(name))
-}
-
 /// Loop descriptions (kind, parent), collapse counts and locations, in program order.
-fn describe(all: &[LoopSource], region: &Directive, loops: &[Directive], k: Value) -> Result<Vec<(LoopDesc, u32, Loc)>> {
+fn describe(all: &[LoopSource], region: &Directive, k: Value) -> Vec<(LoopDesc, u32, Loc)> {
     let cfg = crate::cfg::FunctionCfg::new(k);
     let clauses_of = |s: &LoopSource| -> Vec<Clause> {
         match s {
@@ -228,8 +221,7 @@ fn describe(all: &[LoopSource], region: &Directive, loops: &[Directive], k: Valu
         };
         out.push((LoopDesc { kind, parent }, collapse, loc));
     }
-    let _ = loops;
-    Ok(out)
+    out
 }
 
 /// Gives the combined construct's loop the same begin/end markers a `loop` directive has:

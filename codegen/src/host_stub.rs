@@ -12,7 +12,7 @@ use crate::contract::{Clause, DataKind, Var};
 use crate::device::KernelPlan;
 use crate::error::Result;
 use crate::expr;
-use crate::ir::{Builder, Context, IntPred, Module, Type, Value};
+use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::outline::{Capture, Outlined};
 use crate::rt::Runtime;
 
@@ -231,6 +231,3 @@ pub fn embed_image(m: Module, cubin: &[u8]) -> Value {
     g.set_alignment(16);
     g
 }
-
-#[allow(dead_code)]
-fn _type_check(_: Type) {}

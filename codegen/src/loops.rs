@@ -269,8 +269,11 @@ pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) ->
             if inclusive {
                 span = b.add(span, one);
             }
-            let t = b.sdiv(b.sub(b.add(span, step), one), step);
-            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), b.icmp(IntPred::LLVMIntSGT, step, zero));
+            // Divide by a safe step: the host re-evaluates this, and x86 traps on / 0.
+            let step_ok = b.icmp(IntPred::LLVMIntSGT, step, zero);
+            let safe = b.select(step_ok, step, one);
+            let t = b.sdiv(b.sub(b.add(span, safe), one), safe);
+            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), step_ok);
             b.select(pos, t, zero)
         }
         TripRule::Above { inclusive, .. } => {
@@ -279,8 +282,10 @@ pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) ->
                 span = b.add(span, one);
             }
             let neg = b.sub(zero, step);
-            let t = b.sdiv(b.sub(b.add(span, neg), one), neg);
-            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), b.icmp(IntPred::LLVMIntSGT, neg, zero));
+            let neg_ok = b.icmp(IntPred::LLVMIntSGT, neg, zero);
+            let safe = b.select(neg_ok, neg, one);
+            let t = b.sdiv(b.sub(b.add(span, safe), one), safe);
+            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), neg_ok);
             b.select(pos, t, zero)
         }
         TripRule::NotEqual => {

@@ -112,12 +112,10 @@ fn level_id_and_count(m: Module, b: &Builder, levels: Levels) -> (Value, Value) 
             continue;
         }
         let (i, n) = (call(idf), call(nf));
-        id = Some(match (id, count) {
-            (Some(id0), Some(c0)) => {
-                let _ = c0;
-                b.add(b.mul(id0, n), i)
-            }
-            _ => i,
+        // id = id_outer * count_this + id_this, over the levels in order.
+        id = Some(match id {
+            Some(id0) => b.add(b.mul(id0, n), i),
+            None => i,
         });
         count = Some(match count {
             Some(c0) => b.mul(c0, n),
