@@ -7,7 +7,7 @@
 //! (`LLVMCloneModule`), so the host module is not touched here. Side effects outside
 //! partitioned loops are made single-lane by `guard`. Does not synthesise reductions yet.
 
-use crate::contract::{self, Clause, ComputeKind, Directive, DirectiveKind};
+use crate::contract::{self, Clause, Directive, DirectiveKind};
 use crate::error::{AccError, Loc, Result};
 use crate::expr::{extract, Expr};
 use crate::ir::{Module, Value};
@@ -316,14 +316,5 @@ fn internalize_all_but(dev: Module, kernels: &[Value]) {
         if g.has_initializer() {
             g.set_linkage(LLVMLinkage::LLVMInternalLinkage);
         }
-    }
-}
-
-/// The compute kind of a plan's region (for reports).
-pub fn compute_name(k: ComputeKind) -> &'static str {
-    match k {
-        ComputeKind::Parallel => "parallel",
-        ComputeKind::Kernels => "kernels",
-        ComputeKind::Serial => "serial",
     }
 }

@@ -62,10 +62,17 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
         .iter()
         .filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v)) } else { None })
         .collect();
-    for (k, v) in &own {
-        let (addr, bytes) = section(&b, ctx, v);
-        let text = b.global_string(&v.text, ".acc.text");
-        b.call(rt.data_enter, &[addr, bytes, ctx.i32().const_int(*k as u64), loc_s, text], "");
+    // Each item's range and text are computed once and serve both its entry and its exit.
+    let items: Vec<[Value; 4]> = own
+        .iter()
+        .map(|(k, v)| {
+            let (addr, bytes) = section(&b, ctx, v);
+            let text = b.global_string(&v.text, ".acc.text");
+            [addr, bytes, ctx.i32().const_int(*k as u64), text]
+        })
+        .collect();
+    for [addr, bytes, kind, text] in &items {
+        b.call(rt.data_enter, &[*addr, *bytes, *kind, loc_s, *text], "");
     }
     let mut implicit_exits = Vec::new();
     let mut dev_args = Vec::new();
@@ -92,10 +99,8 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
     }
-    for (k, v) in own.iter().rev() {
-        let (addr, bytes) = section(&b, ctx, v);
-        let text = b.global_string(&v.text, ".acc.text");
-        b.call(rt.data_exit, &[addr, bytes, ctx.i32().const_int(*k as u64), loc_s, text], "");
+    for [addr, bytes, kind, text] in items.iter().rev() {
+        b.call(rt.data_exit, &[*addr, *bytes, *kind, loc_s, *text], "");
     }
     b.br(r.exit);
     Ok(())

@@ -111,14 +111,6 @@ impl Module {
         // SAFETY: live module; LLVM copies the string.
         unsafe { LLVMSetDataLayout(self.0, d.as_ptr()) }
     }
-    pub fn source_file_name(self) -> String {
-        let mut len = 0usize;
-        // SAFETY: returns a pointer into the module with its length.
-        unsafe {
-            let p = LLVMGetSourceFileName(self.0, &mut len);
-            String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len)).into_owned()
-        }
-    }
     /// A deep copy in the same context (owned by the caller; see `dispose`).
     pub fn clone_module(self) -> Module {
         // SAFETY: live module; the clone is a new, independent module.
@@ -300,10 +292,6 @@ impl Context {
         }
         Ok(Module(m))
     }
-    pub fn md_kind(self, name: &str) -> u32 {
-        // SAFETY: live context.
-        unsafe { LLVMGetMDKindIDInContext(self.0, name.as_ptr() as *const _, name.len() as u32) }
-    }
 }
 
 // ---------------------------------------------------------------- Types
@@ -324,9 +312,6 @@ impl Type {
             LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind | LLVMTypeKind::LLVMHalfTypeKind
         )
     }
-    pub fn is_void(self) -> bool {
-        self.kind() == LLVMTypeKind::LLVMVoidTypeKind
-    }
     /// A scalar in OpenACC's sense: an integer, floating-point or pointer value.
     pub fn is_scalar(self) -> bool {
         self.is_int() || self.is_ptr() || self.is_float()
@@ -342,23 +327,6 @@ impl Type {
     pub fn const_null(self) -> Value {
         // SAFETY: any first-class type.
         Value(unsafe { LLVMConstNull(self.0) })
-    }
-    pub fn return_type(self) -> Type {
-        // SAFETY: function type.
-        Type(unsafe { LLVMGetReturnType(self.0) })
-    }
-    pub fn param_types(self) -> Vec<Type> {
-        // SAFETY: function type; the buffer has exactly LLVMCountParamTypes entries.
-        unsafe {
-            let n = LLVMCountParamTypes(self.0) as usize;
-            let mut v = vec![std::ptr::null_mut(); n];
-            LLVMGetParamTypes(self.0, v.as_mut_ptr());
-            v.into_iter().map(Type).collect()
-        }
-    }
-    pub fn is_vararg(self) -> bool {
-        // SAFETY: function type.
-        unsafe { LLVMIsFunctionVarArg(self.0) != 0 }
     }
     /// Size in bytes under the module's data layout.
     pub fn store_size(self, m: Module) -> u64 {
@@ -407,10 +375,6 @@ impl Value {
         // SAFETY: live value.
         unsafe { !LLVMIsAArgument(self.0).is_null() }
     }
-    pub fn is_constant(self) -> bool {
-        // SAFETY: live value.
-        unsafe { LLVMIsConstant(self.0) != 0 }
-    }
     pub fn is_const_expr(self) -> bool {
         // SAFETY: live value.
         unsafe { !LLVMIsAConstantExpr(self.0).is_null() }
@@ -418,10 +382,6 @@ impl Value {
     pub fn is_global_variable(self) -> bool {
         // SAFETY: live value.
         unsafe { !LLVMIsAGlobalVariable(self.0).is_null() }
-    }
-    pub fn is_function(self) -> bool {
-        // SAFETY: live value.
-        unsafe { !LLVMIsAFunction(self.0).is_null() }
     }
     pub fn is_alloca(self) -> bool {
         // SAFETY: live value.
@@ -646,23 +606,11 @@ impl Value {
         // SAFETY: function.
         unsafe { LLVMSetFunctionCallConv(self.0, cc) }
     }
-    pub fn call_conv(self) -> u32 {
-        // SAFETY: function.
-        unsafe { LLVMGetFunctionCallConv(self.0) }
-    }
     /// Removes a string function attribute such as "target-cpu".
     pub fn remove_fn_string_attr(self, key: &str) {
         // SAFETY: function; index -1 (u32::MAX) is the function attribute list.
         unsafe {
             LLVMRemoveStringAttributeAtIndex(self.0, u32::MAX, key.as_ptr() as *const _, key.len() as u32)
-        }
-    }
-    pub fn add_fn_string_attr(self, key: &str, val: &str) {
-        // SAFETY: function; attribute created in the function's context.
-        unsafe {
-            let c = LLVMGetTypeContext(LLVMTypeOf(self.0));
-            let a = LLVMCreateStringAttribute(c, key.as_ptr() as *const _, key.len() as u32, val.as_ptr() as *const _, val.len() as u32);
-            LLVMAddAttributeAtIndex(self.0, u32::MAX, a);
         }
     }
     pub fn remove_fn_enum_attr(self, name: &str) {
@@ -672,13 +620,6 @@ impl Value {
             if kind != 0 {
                 LLVMRemoveEnumAttributeAtIndex(self.0, u32::MAX, kind);
             }
-        }
-    }
-    pub fn has_fn_enum_attr(self, name: &str) -> bool {
-        // SAFETY: function.
-        unsafe {
-            let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
-            kind != 0 && !LLVMGetEnumAttributeAtIndex(self.0, u32::MAX, kind).is_null()
         }
     }
     pub fn add_fn_enum_attr(self, name: &str) {
@@ -728,10 +669,6 @@ impl Value {
         // SAFETY: conditional branch, i1 condition.
         unsafe { LLVMSetCondition(self.0, c.0) }
     }
-    pub fn has_metadata_any(self) -> bool {
-        // SAFETY: instruction.
-        unsafe { LLVMHasMetadata(self.0) != 0 }
-    }
     pub fn gep_source_type(self) -> Type {
         // SAFETY: GEP instruction or constant expression.
         Type(unsafe { LLVMGetGEPSourceElementType(self.0) })
@@ -779,10 +716,6 @@ impl Block {
     }
     pub fn first_non_phi(self) -> Option<Value> {
         self.instructions().into_iter().find(|i| !i.is_phi())
-    }
-    pub fn as_value(self) -> Value {
-        // SAFETY: live block.
-        Value(unsafe { LLVMBasicBlockAsValue(self.0) })
     }
     /// Moves this block (from any function) to just after `after`.
     pub fn move_after(self, after: Block) {
@@ -979,11 +912,6 @@ impl Builder {
         // SAFETY: builder inside a function.
         Value(unsafe { LLVMBuildAlloca(self.0, ty.0, n.as_ptr()) })
     }
-    pub fn array_alloca(&self, ty: Type, count: Value, name: &str) -> Value {
-        let n = cstr(name);
-        // SAFETY: builder inside a function; integer count.
-        Value(unsafe { LLVMBuildArrayAlloca(self.0, ty.0, count.0, n.as_ptr()) })
-    }
     pub fn load(&self, ty: Type, p: Value, name: &str) -> Value {
         let n = cstr(name);
         // SAFETY: pointer operand.
@@ -1024,10 +952,6 @@ impl Builder {
         // SAFETY: builder positioned in a function of the target module.
         Value(unsafe { LLVMBuildGlobalString(self.0, v.as_ptr(), n.as_ptr()) })
     }
-    pub fn unreachable(&self) -> Value {
-        // SAFETY: builder at the end of a block.
-        Value(unsafe { LLVMBuildUnreachable(self.0) })
-    }
 }
 
 /// Clones an instruction (not inserted anywhere yet); insert with `insert_before`.
@@ -1061,12 +985,4 @@ pub fn const_expr_as_instruction(ce: Value, before: Value) -> Value {
     }
 }
 
-pub fn undef(t: Type) -> Value {
-    // SAFETY: any first-class type.
-    Value(unsafe { LLVMGetUndef(t.0) })
-}
 
-pub fn poison(t: Type) -> Value {
-    // SAFETY: any first-class type.
-    Value(unsafe { LLVMGetPoison(t.0) })
-}

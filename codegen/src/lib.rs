@@ -38,6 +38,7 @@ pub use error::{silence_panic_output, AccError, Loc};
 use contract::{Clause, DataKind, Directive, DirectiveKind, Var};
 use ir::Module;
 use llvm_sys::prelude::LLVMModuleRef;
+use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
@@ -67,7 +68,14 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         return Ok(had_markers);
     }
     // Enclosing data regions, decided before outlining changes the control flow.
-    let enclosing: Vec<Vec<(DataKind, Var)>> = directives.iter().map(|d| enclosing_data(d, &directives)).collect();
+    let mut cfgs: HashMap<ir::Value, cfg::FunctionCfg> = HashMap::new();
+    let enclosing: Vec<Vec<(DataKind, Var)>> = directives
+        .iter()
+        .map(|d| {
+            let cfg = cfgs.entry(d.function).or_insert_with(|| cfg::FunctionCfg::new(d.function));
+            enclosing_data(d, &directives, cfg)
+        })
+        .collect();
     let mut regions = Vec::new();
     for (d, enc) in directives.iter().zip(&enclosing) {
         if d.kind.is_compute() {
@@ -95,14 +103,13 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
 }
 
 /// Data clause items of the `data` regions around `d` (same function).
-fn enclosing_data(d: &Directive, all: &[Directive]) -> Vec<(DataKind, Var)> {
+fn enclosing_data(d: &Directive, all: &[Directive], cfg: &cfg::FunctionCfg) -> Vec<(DataKind, Var)> {
     if !d.kind.is_compute() {
         return Vec::new();
     }
-    let cfg = cfg::FunctionCfg::new(d.function);
     all.iter()
         .filter(|o| o.kind == DirectiveKind::Data && o.function == d.function)
-        .filter(|o| contract::encloses(&cfg, (o.begin, o.end), (d.begin, d.end)))
+        .filter(|o| contract::encloses(cfg, (o.begin, o.end), (d.begin, d.end)))
         .flat_map(|o| o.clauses.iter().filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v.clone())) } else { None }))
         .collect()
 }
