@@ -21,7 +21,7 @@ use llvm_sys::LLVMLinkage;
 /// The NVPTX kernel calling convention (`ptx_kernel`).
 const PTX_KERNEL_CC: u32 = 71;
 
-const DEVICE_RUNTIME: &str = include_str!("../../runtime-ir/device.ll");
+const DEVICE_RUNTIME: &str = include_str!("../../runtime-ir/nvptx.ll");
 
 /// What the host stub needs to know about one kernel.
 #[derive(Clone, Debug)]
@@ -33,11 +33,29 @@ pub struct KernelPlan {
     pub gang_trip: Option<(Expr, Levels)>,
     /// Per loop: source position and the levels it got, for the compile report.
     pub loops: Vec<(Loc, Levels)>,
+    /// The kernel synchronises the vector lanes of a worker (`__acc_sync_worker`).
+    pub worker_sync: bool,
+}
+
+/// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
+/// launches it with a vector length that is a multiple of 32 and at most 15 workers.
+pub const FLAG_WORKER_SYNC: u64 = 1;
+
+impl KernelPlan {
+    pub fn flags(&self) -> u64 {
+        if self.worker_sync {
+            FLAG_WORKER_SYNC
+        } else {
+            0
+        }
+    }
 }
 
 pub struct DeviceOutput {
     pub cubin: Vec<u8>,
     pub plans: Vec<KernelPlan>,
+    /// Per kernel, its emulator entry in the host module (emulator.rs).
+    pub emulator_entries: Vec<Value>,
 }
 
 pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<DeviceOutput> {
@@ -45,10 +63,15 @@ pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<Devic
     let dev = host.clone_module();
     let result = build_in(dev, regions, opts, &target);
     dev.dispose();
-    result
+    let (cubin, plans, emu) = result?;
+    let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
+    let emulator_entries = crate::emulator::link_into_host(host, emu, &names)?;
+    Ok(DeviceOutput { cubin, plans, emulator_entries })
 }
 
-fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<DeviceOutput> {
+/// The cubin, the kernel plans and the emulator's copy of the device module (taken after
+/// every device-semantics transformation, before anything NVPTX-specific).
+fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, Module)> {
     let kernels: Vec<Value> = regions
         .iter()
         .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
@@ -62,9 +85,21 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
         plans.push(plan_kernel(dev, r, *k)?);
     }
     contract::erase_markers(dev);
-    resolve_external_calls(dev, &kernels, opts, regions)?;
+    let emu = dev.clone_module();
+    match finish_nvptx(dev, &kernels, regions, opts, target) {
+        Ok(cubin) => Ok((cubin, plans, emu)),
+        Err(e) => {
+            emu.dispose();
+            Err(e)
+        }
+    }
+}
+
+/// The NVPTX-specific steps: libdevice, the NVPTX device runtime, `-O3`, PTX, ptxas.
+fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<Vec<u8>> {
+    resolve_external_calls(dev, kernels, opts, regions)?;
     link_device_runtime(dev)?;
-    internalize_all_but(dev, &kernels);
+    internalize_all_but(dev, kernels);
     dev.add_module_flag_i32("nvvm-reflect-ftz", 0);
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
     dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
@@ -80,7 +115,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     if let Some(p) = keep("cubin") {
         std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
     }
-    Ok(DeviceOutput { cubin, plans })
+    Ok(cubin)
 }
 
 fn write(p: &std::path::Path, text: &str) -> Result<()> {
@@ -152,10 +187,13 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
     k.parent_module().run_passes("function(sroa,instsimplify)", None).map_err(AccError::internal)?;
+    let parents: Vec<Option<usize>> = descs.iter().map(|(d, _, _)| d.parent).collect();
+    let effective = crate::mapping::effective_levels(&levels, &parents);
     let mut plans = Vec::new();
     let mut report = Vec::new();
-    for ((_, collapse, loc), lv) in descs.iter().zip(&levels) {
+    for (((_, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {
         report.push((loc.clone(), *lv));
+        let lv = eff;
         let (begin, end) = match plans.len() {
             0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),
             i => {
@@ -166,10 +204,10 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
     }
     let parts = partition_kernel(dev, k, &plans)?;
-    crate::guard::guard_kernel(dev, k, &parts.headers);
+    let worker_sync = crate::guard::guard_kernel(dev, k, &parts.headers);
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     let shape = default_shape(r.compute, &levels);
-    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report })
+    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync })
 }
 
 enum LoopSource<'a> {
@@ -251,14 +289,13 @@ fn combined_markers(dev: Module, k: Value, d: &Directive) -> Result<(Option<Valu
 /// libdevice's `__nv_*`, anything else cannot run on the device.
 fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, regions: &[Outlined]) -> Result<()> {
     let mut needs_libdevice = false;
-    let runtime_names = ["__acc_gang_id", "__acc_num_gangs", "__acc_worker_id", "__acc_num_workers", "__acc_vector_id", "__acc_vector_length"];
     let mut libdevice: Option<Module> = None;
     for f in dev.functions() {
         if !f.is_declaration() || f.users().is_empty() {
             continue;
         }
         let name = f.name();
-        if name.starts_with("llvm.") || runtime_names.contains(&name.as_str()) {
+        if name.starts_with("llvm.") || crate::devrt::ALL.contains(&name.as_str()) {
             continue;
         }
         if libdevice.is_none() {
@@ -301,7 +338,7 @@ fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, region
 }
 
 fn link_device_runtime(dev: Module) -> Result<()> {
-    let rt = dev.context().parse_ir(DEVICE_RUNTIME, "runtime-ir/device.ll").map_err(|e| AccError::internal(format!("runtime-ir does not parse: {e}")))?;
+    let rt = dev.context().parse_ir(DEVICE_RUNTIME, "runtime-ir/nvptx.ll").map_err(|e| AccError::internal(format!("runtime-ir does not parse: {e}")))?;
     dev.link(rt).map_err(AccError::internal)
 }
 

@@ -1,68 +1,274 @@
-//! Single execution of side effects outside partitioned loops.
+//! Single-lane execution, broadcast and synchronisation: OpenACC's execution modes on threads
+//! that all run the kernel.
 //!
-//! Expects: a kernel after `partition`, with the header block and levels of every
-//! partitioned loop. In OpenACC, code of a gang that is not inside a worker loop runs in
-//! worker-single mode, and code not inside a vector loop in vector-single mode: one worker
-//! lane and one vector lane execute it. The kernel runs every thread of a gang through that
-//! code (redundantly computing the same values, which is harmless), so here each store,
-//! atomic or side-effecting call in such a position is predicated on `tid.x == 0` (vector-
-//! single) and/or `tid.y == 0` (worker-single). Where control is uniform across the whole
-//! block (outside every worker and vector loop) a block barrier follows the guarded code so
-//! the other lanes see its effect. Produces: the guarded kernel. Does not guard stores to
-//! the thread's own private memory (allocas), nor calls whose result is used later (they
-//! still run on every lane), and adds no barrier inside worker loops (a vector-single store
-//! there is not yet made visible to the worker's other vector lanes before they read it).
+//! Expects: a kernel after `partition`, with the header block and (effective) levels of every
+//! partitioned loop; every vector loop is inside a worker-partitioned loop (mapping.rs,
+//! `effective_levels`), so a block is either run by every lane on its own iterations
+//! (inside a worker and a vector loop), in vector-single mode (inside a worker loop only:
+//! one lane per worker) or in worker-single mode (outside both: one lane per gang).
+//!
+//! Produces:
+//! - **Guarded groups.** In each single-mode block, the instructions from the first to the
+//!   last one that touches shared state (a load or store of non-private memory, an atomic, a
+//!   call with effects) form a group that only the mode's lane 0 executes
+//!   (`if (lane0) { group } sync; ...`). Values the group defines and later code uses reach
+//!   the other lanes through shared-memory slots (address space 3; one slot per worker in
+//!   vector-single mode), read after the sync: the other lanes never load memory that lane 0
+//!   may be writing (the broadcast of the OpenMP GPU design, shared/seeds/). A group that can
+//!   run after lanes touched memory (after a partitioned loop, or again in a loop) also syncs
+//!   before it. Pure code (address arithmetic, loop control) stays redundant on every lane.
+//! - **Syncs after partitioned loops.** A worker or vector loop whose exit can reach, before
+//!   any sync, an access to memory or another partitioned loop within the same enclosing
+//!   partitioned iteration gets a sync at its exit; one followed only by the end of that
+//!   iteration (e.g. a gang loop's latch) does not, so a nest without communication has none.
+//!
+//! Syncs are `__acc_sync_gang` (every thread of the block) or `__acc_sync_worker` (the vector
+//! lanes of one worker), from the device runtime interface (devrt.rs). They are only placed
+//! where control flow is uniform over their scope: single-mode code branches on broadcast
+//! values, and partitioned loops give every thread of a scope the same trip count of the
+//! enclosing loops. Does not guard accesses to the thread's own private memory (allocas),
+//! and does not merge groups across blocks (a sequential loop in single mode syncs per
+//! block it touches memory in: correct, not yet fast).
 
-use crate::cfg::FunctionCfg;
-use crate::ir::{Block, IntPred, Module, Opcode, Value};
+use crate::cfg::{FunctionCfg, NaturalLoop};
+use crate::devrt::{self, Scope};
+use crate::ir::{Block, Builder, IntPred, Module, Opcode, Value};
 use crate::mapping::Levels;
 use crate::outline::strip;
+use std::collections::{BTreeSet, HashSet};
 
-/// Guards the kernel `k`; `loops` are (header, levels) of its partitioned loops.
-pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) {
-    let cfg = FunctionCfg::new(k);
-    let natural = cfg.loops();
-    let covered = |b: Block| -> Levels {
-        let bi = cfg.index[&b];
-        let mut acc = Levels::NONE;
-        for (h, lv) in loops {
-            if let Some(l) = natural.iter().find(|l| cfg.blocks[l.header] == *h) {
-                if l.body.contains(&bi) {
-                    acc = Levels { gang: acc.gang || lv.gang, worker: acc.worker || lv.worker, vector: acc.vector || lv.vector };
-                }
-            }
-        }
-        acc
-    };
-    // Collect first, then rewrite (rewriting splits blocks).
-    let mut todo: Vec<(Value, Levels)> = Vec::new();
-    for b in k.blocks() {
-        let cov = covered(b);
-        if cov.worker && cov.vector {
-            continue;
-        }
-        for i in b.instructions() {
-            if has_shared_side_effect(i) {
-                todo.push((i, cov));
-            }
-        }
-    }
-    for (i, cov) in todo {
-        guard_one(m, i, cov);
+/// Number of broadcast slots per value in vector-single mode: the runtime launches kernels
+/// that sync workers with at most 15 workers (named barriers 1..15).
+const WORKER_SLOTS: u64 = 16;
+
+/// Who executes a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every lane, each on its own iterations.
+    Partitioned,
+    /// One lane per worker.
+    VectorSingle,
+    /// One lane per gang.
+    WorkerSingle,
+}
+
+/// The mode of code covered by partitioned loops at `cov`.
+pub fn mode_of(cov: Levels) -> Mode {
+    match (cov.worker, cov.vector) {
+        (_, true) => Mode::Partitioned,
+        (true, false) => Mode::VectorSingle,
+        (false, false) => Mode::WorkerSingle,
     }
 }
 
-fn has_shared_side_effect(i: Value) -> bool {
+impl Mode {
+    fn scope(self) -> Option<Scope> {
+        match self {
+            Mode::Partitioned => None,
+            Mode::VectorSingle => Some(Scope::Worker),
+            Mode::WorkerSingle => Some(Scope::Gang),
+        }
+    }
+}
+
+/// What a walk meets first in a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    Sync,
+    Access,
+    Nothing,
+}
+
+/// Whether a walk from `start` (the exit of a partitioned loop) reaches an `Access` before
+/// a `Sync` on some path, not entering nodes for which `stop` holds.
+pub fn exit_needs_sync(succ: &[Vec<usize>], start: usize, stop: &dyn Fn(usize) -> bool, event: &dyn Fn(usize) -> Event) -> bool {
+    let mut seen = HashSet::from([start]);
+    let mut work = vec![start];
+    while let Some(n) = work.pop() {
+        if stop(n) {
+            continue;
+        }
+        match event(n) {
+            Event::Access => return true,
+            Event::Sync => continue,
+            Event::Nothing => work.extend(succ[n].iter().copied().filter(|s| seen.insert(*s))),
+        }
+    }
+    false
+}
+
+/// One partitioned loop, located in a CFG.
+struct PLoop {
+    header: usize,
+    levels: Levels,
+    body: BTreeSet<usize>,
+}
+
+fn partitioned_loops(cfg: &FunctionCfg, loops: &[(Block, Levels)]) -> Vec<PLoop> {
+    let natural = cfg.loops();
+    loops
+        .iter()
+        .filter_map(|(h, lv)| {
+            let hi = *cfg.index.get(h)?;
+            let l: &NaturalLoop = natural.iter().find(|l| l.header == hi)?;
+            Some(PLoop { header: hi, levels: *lv, body: l.body.clone() })
+        })
+        .collect()
+}
+
+fn union(a: Levels, b: Levels) -> Levels {
+    Levels { gang: a.gang || b.gang, worker: a.worker || b.worker, vector: a.vector || b.vector }
+}
+
+/// Guards the kernel `k`; `loops` are (header, effective levels) of its partitioned loops.
+/// Returns whether it placed a worker-scope sync.
+pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
+    let lane_tainted = lane_dependent_values(k);
+    let cfg = FunctionCfg::new(k);
+    let plo = partitioned_loops(&cfg, loops);
+    let cov = |n: usize| plo.iter().filter(|l| l.body.contains(&n)).fold(Levels::NONE, |a, l| union(a, l.levels));
+    let in_any_loop: HashSet<usize> = cfg.loops().iter().flat_map(|l| l.body.iter().copied()).collect();
+    let after_partitioned = reachable_from(&cfg.graph.succ, plo.iter().map(|l| l.header));
+
+    // Plan on the unchanged CFG, then rewrite (rewriting splits blocks).
+    let mut groups = Vec::new();
+    for (n, b) in cfg.blocks.iter().enumerate() {
+        let Some(scope) = mode_of(cov(n)).scope() else { continue };
+        let pre_sync = in_any_loop.contains(&n) || after_partitioned.contains(&n);
+        for (first, last) in groups_in_block(*b, &lane_tainted) {
+            groups.push((first, last, scope, pre_sync));
+        }
+    }
+    let mut worker_sync = false;
+    for (first, last, scope, pre_sync) in groups {
+        worker_sync |= scope == Scope::Worker;
+        rewrite_group(m, first, last, scope, pre_sync);
+    }
+    worker_sync | sync_loop_exits(m, k, loops)
+}
+
+/// Adds a sync at the exit of every worker or vector loop whose exit needs one.
+fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
+    let cfg = FunctionCfg::new(k);
+    let plo = partitioned_loops(&cfg, loops);
+    let headers: HashSet<usize> = plo.iter().map(|l| l.header).collect();
+    let event = |n: usize| -> Event {
+        if headers.contains(&n) {
+            return Event::Access;
+        }
+        for i in cfg.blocks[n].instructions() {
+            if devrt::sync_scope(i).is_some() {
+                return Event::Sync;
+            }
+            if touches_shared_state(i) {
+                return Event::Access;
+            }
+        }
+        Event::Nothing
+    };
+    let mut todo = Vec::new();
+    for l in plo.iter().filter(|l| !l.levels.gang) {
+        let enclosing = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).min_by_key(|e| e.body.len());
+        let outer = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).fold(Levels::NONE, |a, e| union(a, e.levels));
+        let scope = if outer.worker { Scope::Worker } else { Scope::Gang };
+        let stop = |n: usize| match enclosing {
+            Some(e) => n == e.header || !e.body.contains(&n),
+            None => false,
+        };
+        let exits: BTreeSet<usize> = l.body.iter().flat_map(|&b| cfg.graph.succ[b].iter().copied()).filter(|s| !l.body.contains(s)).collect();
+        for x in exits {
+            if exit_needs_sync(&cfg.graph.succ, x, &stop, &event) {
+                todo.push((cfg.blocks[x], scope));
+            }
+        }
+    }
+    let b = m.context().builder();
+    let mut worker_sync = false;
+    for (x, scope) in todo {
+        b.position_before(x.first_non_phi().expect("a block has a terminator"));
+        devrt::sync(m, &b, scope);
+        worker_sync |= scope == Scope::Worker;
+    }
+    worker_sync
+}
+
+fn reachable_from(succ: &[Vec<usize>], starts: impl Iterator<Item = usize>) -> HashSet<usize> {
+    let mut seen = HashSet::new();
+    let mut work: Vec<usize> = starts.collect();
+    while let Some(n) = work.pop() {
+        for &s in &succ[n] {
+            if seen.insert(s) {
+                work.push(s);
+            }
+        }
+    }
+    seen
+}
+
+/// Values computed from a worker or vector id: they differ between lanes, so they are never
+/// broadcast from lane 0.
+fn lane_dependent_values(k: Value) -> HashSet<Value> {
+    let mut seen = HashSet::new();
+    let mut work: Vec<Value> = Vec::new();
+    for b in k.blocks() {
+        for i in b.instructions() {
+            if matches!(i.called_name().as_deref(), Some(devrt::WORKER_ID | devrt::VECTOR_ID)) {
+                work.push(i);
+            }
+        }
+    }
+    while let Some(v) = work.pop() {
+        if seen.insert(v) {
+            work.extend(v.users().into_iter().filter(|u| u.is_instruction()));
+        }
+    }
+    seen
+}
+
+/// Ranges [first, last] of a single-mode block that lane 0 runs alone. A range never holds
+/// phis, allocas, device runtime calls or lane-dependent values.
+fn groups_in_block(b: Block, lane_dependent: &HashSet<Value>) -> Vec<(Value, Value)> {
+    let mut out = Vec::new();
+    let mut cur: Option<(Value, Value)> = None;
+    let term = b.terminator();
+    for i in b.instructions() {
+        if Some(i) == term {
+            break;
+        }
+        let immovable = i.is_phi() || i.is_alloca() || lane_dependent.contains(&i) || i.called_name().is_some_and(|n| n.starts_with("__acc_"));
+        if immovable {
+            out.extend(cur.take());
+            continue;
+        }
+        if touches_shared_state(i) {
+            cur = Some((cur.map_or(i, |(f, _)| f), i));
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// A load or store of memory other lanes can see, an atomic, or a call with effects.
+pub fn touches_shared_state(i: Value) -> bool {
     match i.opcode() {
-        Some(Opcode::LLVMStore) => !strip_to_object(i.operand(1)).is_alloca(),
+        Some(Opcode::LLVMLoad) => !is_private(i.operand(0)),
+        Some(Opcode::LLVMStore) => !is_private(i.operand(1)),
         Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
         Some(Opcode::LLVMCall) => {
             let name = i.called_name().unwrap_or_default();
-            let pure = name.starts_with("llvm.") || name.starts_with("__acc_") || name.starts_with("__nv_");
-            !pure && i.users().is_empty()
+            if let Some(intrinsic) = name.strip_prefix("llvm.") {
+                ["memcpy", "memmove", "memset"].iter().any(|p| intrinsic.starts_with(p))
+            } else {
+                !name.starts_with("__acc_")
+            }
         }
         _ => false,
     }
+}
+
+/// The pointer is into the thread's own private memory (an alloca).
+fn is_private(p: Value) -> bool {
+    strip_to_object(p).is_alloca()
 }
 
 /// The object a pointer is based on (through GEPs and casts).
@@ -76,32 +282,61 @@ fn strip_to_object(mut p: Value) -> Value {
     }
 }
 
-fn guard_one(m: Module, i: Value, cov: Levels) {
+/// `lane0` of a scope: vector lane 0 (and worker 0 for the gang).
+fn is_lane0(m: Module, b: &Builder, scope: Scope) -> Value {
     let ctx = m.context();
-    let b = ctx.builder();
-    let block = i.parent_block();
-    let next = i.next_instruction().expect("a side effect is never a terminator");
-    let after = block.split_before(ctx, next, "acc.single.end");
-    let body = block.split_before(ctx, i, "acc.single");
-    // block: ... br body   body: i; br after
-    block.terminator().expect("split adds a branch").erase();
-    b.position_at_end(block);
-    let fty = ctx.fn_type(ctx.i64(), &[], false);
     let zero = ctx.i64().const_int(0);
-    let mut cond = ctx.i1().const_int(1);
-    if !cov.vector {
-        let id = b.call(m.get_or_add_function("__acc_vector_id", fty), &[], "");
-        cond = b.and(cond, b.icmp(IntPred::LLVMIntEQ, id, zero));
+    let v = b.icmp(IntPred::LLVMIntEQ, devrt::id(m, b, devrt::VECTOR_ID), zero);
+    match scope {
+        Scope::Worker => v,
+        Scope::Gang => b.and(v, b.icmp(IntPred::LLVMIntEQ, devrt::id(m, b, devrt::WORKER_ID), zero)),
     }
-    if !cov.worker {
-        let id = b.call(m.get_or_add_function("__acc_worker_id", fty), &[], "");
-        cond = b.and(cond, b.icmp(IntPred::LLVMIntEQ, id, zero));
+}
+
+/// `[pre-sync] if (lane0) { first..last; store live-outs } sync; load live-outs; ...`
+fn rewrite_group(m: Module, first: Value, last: Value, scope: Scope, pre_sync: bool) {
+    let ctx = m.context();
+    let head = first.parent_block();
+    let next = last.next_instruction().expect("a group never holds the terminator");
+    let group = head.split_before(ctx, first, "acc.single");
+    let join = group.split_before(ctx, next, "acc.single.join");
+    let b = ctx.builder();
+    head.terminator().expect("split adds a branch").erase();
+    b.position_at_end(head);
+    if pre_sync {
+        devrt::sync(m, &b, scope);
     }
-    b.cond_br(cond, body, after);
-    if !cov.worker && !cov.vector {
-        // Uniform control flow across the block: make the effect visible to every lane.
-        let bar = m.get_or_add_function("llvm.nvvm.barrier.cta.sync.aligned.all", ctx.fn_type(ctx.void(), &[ctx.i32()], false));
-        b.position_before(after.first_instruction().expect("split block has a terminator"));
-        b.call(bar, &[ctx.i32().const_int(0)], "");
+    let lane0 = is_lane0(m, &b, scope);
+    b.cond_br(lane0, group, join);
+
+    let live_out: Vec<Value> = group
+        .instructions()
+        .into_iter()
+        .filter(|i| !i.ty().is_void() && i.users().iter().any(|u| u.is_instruction() && u.parent_block() != group))
+        .collect();
+    let join_first = join.first_instruction().expect("join has a terminator");
+    b.position_before(join_first);
+    devrt::sync(m, &b, scope);
+    let group_end = group.terminator().expect("split adds a branch");
+    for v in live_out {
+        let slot_ty = match scope {
+            Scope::Gang => v.ty(),
+            Scope::Worker => ctx.array_type(v.ty(), WORKER_SLOTS),
+        };
+        let slot = m.add_global_in(slot_ty, "acc.bcast", 3);
+        slot.set_initializer(slot_ty.undef());
+        slot.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        let at = |bld: &Builder| match scope {
+            Scope::Gang => slot,
+            Scope::Worker => {
+                let w = devrt::id(m, bld, devrt::WORKER_ID);
+                bld.gep(slot_ty, slot, &[ctx.i64().const_int(0), w], true)
+            }
+        };
+        let wb = ctx.builder();
+        wb.position_before(group_end);
+        wb.store(v, at(&wb));
+        let loaded = b.load(v.ty(), at(&b), "acc.bcast");
+        v.replace_uses_where(loaded, |u| u.is_instruction() && u.parent_block() != group);
     }
 }

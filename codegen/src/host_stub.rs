@@ -16,7 +16,7 @@ use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::outline::{Capture, Outlined};
 use crate::rt::Runtime;
 
-pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_size: u64) -> Result<()> {
+pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_size: u64, emulator_entry: Value) -> Result<()> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     let b = ctx.builder();
@@ -94,7 +94,7 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
     }
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
-    let desc = descriptor(m, ctx, &plan.name, &d.function.name(), &loc, image, image_size);
+    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, (image, image_size), emulator_entry);
     b.call(rt.launch, &[desc, gangs, workers, vector, args], "");
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
@@ -196,10 +196,12 @@ fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan:
     (gangs, workers, vector)
 }
 
-/// `accrt_kernel` descriptor: { image, size, name, function, loc, cache }.
-fn descriptor(m: Module, ctx: Context, name: &str, function: &str, loc: &str, image: Value, size: u64) -> Value {
+/// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
+/// flags } (runtime/include/accrt.h).
+fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &str, (image, size): (Value, u64), emulator_entry: Value) -> Value {
+    let name = plan.name.as_str();
     let ptr = ctx.ptr();
-    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr]);
+    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64()]);
     let s = |text: &str, gname: &str| {
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(0);
@@ -218,6 +220,8 @@ fn descriptor(m: Module, ctx: Context, name: &str, function: &str, loc: &str, im
         s(function, ".acc.fname"),
         s(loc, ".acc.kloc"),
         ptr.const_null(),
+        emulator_entry,
+        ctx.i64().const_int(plan.flags()),
     ]);
     let g = m.add_global(ty, &format!("__acc_kernel.{name}"));
     g.set_initializer(init);

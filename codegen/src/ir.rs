@@ -97,6 +97,12 @@ impl Module {
         // SAFETY: live module and type from the same context.
         Value(unsafe { LLVMAddGlobal(self.0, ty.0, n.as_ptr()) })
     }
+    /// A global in address space `space` (3: the GPU's shared memory).
+    pub fn add_global_in(self, ty: Type, name: &str, space: u32) -> Value {
+        let n = cstr(name);
+        // SAFETY: live module and type from the same context.
+        Value(unsafe { LLVMAddGlobalInAddressSpace(self.0, ty.0, n.as_ptr(), space) })
+    }
     pub fn triple(self) -> String {
         // SAFETY: returns a pointer into the module, valid while it lives.
         unsafe { CStr::from_ptr(LLVMGetTarget(self.0)) }.to_string_lossy().into_owned()
@@ -105,6 +111,10 @@ impl Module {
         let t = cstr(t);
         // SAFETY: live module; LLVM copies the string.
         unsafe { LLVMSetTarget(self.0, t.as_ptr()) }
+    }
+    pub fn data_layout(self) -> String {
+        // SAFETY: live module; LLVM returns a string it owns, copied here.
+        unsafe { CStr::from_ptr(LLVMGetDataLayoutStr(self.0)).to_string_lossy().into_owned() }
     }
     pub fn set_data_layout(self, dl: &str) {
         let d = cstr(dl);
@@ -300,6 +310,9 @@ impl Type {
         // SAFETY: live type.
         unsafe { LLVMGetTypeKind(self.0) }
     }
+    pub fn is_void(self) -> bool {
+        self.kind() == LLVMTypeKind::LLVMVoidTypeKind
+    }
     pub fn is_int(self) -> bool {
         self.kind() == LLVMTypeKind::LLVMIntegerTypeKind
     }
@@ -323,6 +336,10 @@ impl Type {
     pub fn const_int(self, v: u64) -> Value {
         // SAFETY: integer type.
         Value(unsafe { LLVMConstInt(self.0, v, 0) })
+    }
+    pub fn undef(self) -> Value {
+        // SAFETY: live type.
+        Value(unsafe { LLVMGetUndef(self.0) })
     }
     pub fn const_null(self) -> Value {
         // SAFETY: any first-class type.
@@ -513,8 +530,12 @@ impl Value {
         let n = unsafe { LLVMGetPreviousInstruction(self.0) };
         (!n.is_null()).then_some(Value(n))
     }
-    /// For a call: the called function (None for indirect calls).
+    /// For a call: the called function (None for indirect calls and for anything that is
+    /// not a call).
     pub fn called_function(self) -> Option<Value> {
+        if !self.is_call() {
+            return None;
+        }
         // SAFETY: call instruction.
         let f = unsafe { LLVMGetCalledValue(self.0) };
         // SAFETY: f is a live value.

@@ -5,7 +5,8 @@
 //! 2. `outline`   move each compute region into a function of its own (host fallback);
 //! 3. `device`    clone to an NVPTX module, map loops (`mapping`, `loops`, `partition`),
 //!                make side effects outside them single-lane (`guard`), link `runtime-ir`
-//!                and libdevice, optimise, emit PTX and a cubin (`ptx`);
+//!                and libdevice, optimise, emit PTX and a cubin (`ptx`); a copy taken
+//!                before the NVPTX-specific steps becomes the emulator's (`emulator`);
 //! 4. `host_stub` replace each region by the launch sequence, embedding the cubin;
 //! 5. `data`      lower data regions, enter/exit data and update;
 //! 6. erase the markers.
@@ -19,6 +20,8 @@ pub mod cfg;
 pub mod contract;
 pub mod data;
 pub mod device;
+pub mod devrt;
+pub mod emulator;
 pub mod error;
 pub mod expr;
 pub mod guard;
@@ -85,8 +88,8 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     if !regions.is_empty() {
         let dev = device::build(m, &regions, &opts)?;
         let image = host_stub::embed_image(m, &dev.cubin);
-        for (r, plan) in regions.iter().zip(&dev.plans) {
-            host_stub::build(m, r, plan, image, dev.cubin.len() as u64)?;
+        for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
+            host_stub::build(m, r, plan, image, dev.cubin.len() as u64, *entry)?;
         }
         if std::env::var_os("ACCC_INFO").is_some() {
             eprint!("{}", report::plans(&regions, &dev.plans));

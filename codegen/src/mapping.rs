@@ -162,6 +162,51 @@ fn enclosing(i: usize, loops: &[LoopDesc], assigned: &[Levels]) -> Levels {
     acc
 }
 
+/// The levels each loop is partitioned over, from the levels it was given (`assigned`):
+/// a vector loop that no enclosing loop spreads over workers takes the worker level too,
+/// and a partitioned loop with no partitioned loop inside takes every finer level. Both
+/// keep the program's meaning (the iterations are independent) while no thread runs
+/// worker-single or vector-single code that a lane of another worker repeats or waits for.
+pub fn effective_levels(assigned: &[Levels], parents: &[Option<usize>]) -> Vec<Levels> {
+    let ancestors = |i: usize| {
+        let mut acc = Levels::NONE;
+        let mut p = parents[i];
+        while let Some(j) = p {
+            acc = acc.union(assigned[j]);
+            p = parents[j];
+        }
+        acc
+    };
+    let has_partitioned_descendant = |i: usize| {
+        (0..assigned.len()).any(|j| {
+            let mut p = parents[j];
+            while let Some(a) = p {
+                if a == i {
+                    return !assigned[j].is_seq();
+                }
+                p = parents[a];
+            }
+            false
+        })
+    };
+    (0..assigned.len())
+        .map(|i| {
+            let mut l = assigned[i];
+            if l.is_seq() {
+                return l;
+            }
+            if l.vector && !ancestors(i).worker {
+                l.worker = true;
+            }
+            if !has_partitioned_descendant(i) {
+                l.worker |= l.gang;
+                l.vector = true;
+            }
+            l
+        })
+        .collect()
+}
+
 /// Default launch shape for a kernel given the levels its loops use; clauses override.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchShape {
@@ -193,6 +238,24 @@ mod tests {
     const W: Levels = Levels { gang: false, worker: true, vector: false };
     const V: Levels = Levels { gang: false, worker: false, vector: true };
     const GV: Levels = Levels { gang: true, worker: false, vector: true };
+
+    const WV: Levels = Levels { gang: false, worker: true, vector: true };
+    const GWV: Levels = Levels { gang: true, worker: true, vector: true };
+
+    #[test]
+    fn effective_levels_spread_vector_loops_over_workers() {
+        // gang { vector; vector }: each vector loop also spreads over workers.
+        assert_eq!(effective_levels(&[G, V, V], &[None, Some(0), Some(0)]), vec![G, WV, WV]);
+        // gang { worker { vector } }: unchanged.
+        assert_eq!(effective_levels(&[G, W, V], &[None, Some(0), Some(1)]), vec![G, W, V]);
+        // gang { worker { seq } }: the innermost partitioned loop takes the vector level.
+        assert_eq!(effective_levels(&[G, W, Levels::NONE], &[None, Some(0), Some(1)]), vec![G, WV, Levels::NONE]);
+        // A lone gang loop takes everything; a gang vector one gets workers.
+        assert_eq!(effective_levels(&[G], &[None]), vec![GWV]);
+        assert_eq!(effective_levels(&[GV], &[None]), vec![GWV]);
+        // seq loops stay sequential; a gang loop with a partitioned loop under a seq loop keeps its level.
+        assert_eq!(effective_levels(&[G, Levels::NONE, V], &[None, Some(0), Some(1)]), vec![G, Levels::NONE, WV]);
+    }
 
     fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
         LoopDesc { kind, parent }

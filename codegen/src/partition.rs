@@ -98,15 +98,14 @@ fn inner_loop(cfg: &FunctionCfg, outer: &CountedLoop, loc: &Loc) -> Result<crate
 
 /// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).
 fn level_id_and_count(m: Module, b: &Builder, levels: Levels) -> (Value, Value) {
-    let ctx = m.context();
-    let fty = ctx.fn_type(ctx.i64(), &[], false);
-    let call = |name: &str| b.call(m.get_or_add_function(name, fty), &[], "");
+    use crate::devrt::{GANG_ID, NUM_GANGS, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, WORKER_ID};
+    let call = |name: &str| crate::devrt::id(m, b, name);
     let mut id: Option<Value> = None;
     let mut count: Option<Value> = None;
     for (on, idf, nf) in [
-        (levels.gang, "__acc_gang_id", "__acc_num_gangs"),
-        (levels.worker, "__acc_worker_id", "__acc_num_workers"),
-        (levels.vector, "__acc_vector_id", "__acc_vector_length"),
+        (levels.gang, GANG_ID, NUM_GANGS),
+        (levels.worker, WORKER_ID, NUM_WORKERS),
+        (levels.vector, VECTOR_ID, VECTOR_LENGTH),
     ] {
         if !on {
             continue;

@@ -20,8 +20,9 @@ declare void @__acc_begin(i32, ptr, ptr, i32, i32)
 declare void @__acc_clause(i32, ptr, ...)
 declare void @__acc_end(i32)
 
+; HOST: @__acc_kernel.saxpy_l2 = internal global { ptr, i64, ptr, ptr, ptr, ptr, ptr, i64 } { {{.*}}, ptr @__accemu.entry.saxpy_l2, i64 0 }
 ; HOST-LABEL: define void @saxpy(
-; HOST-NOT: __acc_
+; HOST-NOT: __acc_{{begin|clause|end}}
 ; HOST: %acc.use_device = call i32 @__accrt_use_device()
 ; HOST: br i1 %{{.*}}, label %acc.launch, label %acc.host
 ; HOST-LABEL: acc.launch:
@@ -34,7 +35,15 @@ declare void @__acc_end(i32)
 ; HOST-LABEL: acc.host:
 ; HOST: call void @saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
 ; HOST-LABEL: define internal void @saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
-; HOST-NOT: __acc_
+; HOST-NOT: __acc_{{begin|clause|end}}
+; The emulator's copy: the entry unpacks the argument array and calls the kernel body, whose
+; ids come from the emulator side of the device runtime interface.
+; HOST-LABEL: define internal void @__accemu.entry.saxpy_l2(ptr %0)
+; HOST: call void @__accemu.kernel.saxpy_l2(
+; HOST-LABEL: define internal void @__accemu.kernel.saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
+; HOST: call i64 @__acc_gang_id()
+; HOST-LABEL: define internal i64 @__acc_gang_id()
+; HOST: call i64 @__accemu_gang_id()
 
 ; DEV-LABEL: define {{.*}}ptx_kernel void @saxpy_l2(i32 {{.*}}%n, ptr {{.*}}%x, ptr {{.*}}%y, float {{.*}}%a)
 ; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()

@@ -13,7 +13,7 @@ use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::present::{PartiallyPresent, PresentTable};
-use crate::{cuda, device, diag, notify};
+use crate::{device, diag, mem, notify};
 
 /// The `kind` argument of `__accrt_data_enter/exit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +105,7 @@ impl Item<'_> {
         )
     }
 
-    fn cuda_context(&self) -> String {
+    fn error_context(&self) -> String {
         format!(" for {} at {}", self.text, self.loc)
     }
 }
@@ -115,25 +115,23 @@ fn table() -> MutexGuard<'static, PresentTable> {
     TABLE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn upload(item: &Item, dev: cuda::DevPtr, len: usize) {
+fn upload(item: &Item, dev: mem::DevPtr, len: usize) {
     notify::transfer("upload", item.text, len);
     // SAFETY: the generated code passes a host range it may read (the clause's array
     // section); `dev` lies in a device allocation covering that range.
-    unsafe { cuda::memcpy_htod(dev, item.host, len) }
-        .unwrap_or_else(|e| e.fail(&item.cuda_context()));
+    unsafe { mem::copy_to_device(dev, item.host, len, &item.error_context()) }
 }
 
-fn download(item: &Item, dev: cuda::DevPtr, len: usize) {
+fn download(item: &Item, dev: mem::DevPtr, len: usize) {
     notify::transfer("download", item.text, len);
     // SAFETY: the generated code passes a host range it may write (the clause's array
     // section); `dev` lies in a device allocation covering that range.
-    unsafe { cuda::memcpy_dtoh(item.host, dev, len) }
-        .unwrap_or_else(|e| e.fail(&item.cuda_context()));
+    unsafe { mem::copy_from_device(item.host, dev, len, &item.error_context()) }
 }
 
 /// Entry of one data clause item.
 pub fn enter(item: &Item, kind: Kind) {
-    if device::gpu().is_none() || kind == Kind::Deviceptr {
+    if device::target().is_none() || kind == Kind::Deviceptr {
         return;
     }
     let len = item.len();
@@ -155,7 +153,7 @@ pub fn enter(item: &Item, kind: Kind) {
             ),
             Kind::NoCreate => {}
             Kind::Copy | Kind::Copyin | Kind::Create | Kind::Copyout => {
-                let dev = cuda::mem_alloc(len).unwrap_or_else(|e| e.fail(&item.cuda_context()));
+                let dev = mem::alloc(len, &item.error_context());
                 if matches!(kind, Kind::Copy | Kind::Copyin) {
                     upload(item, dev, len);
                 }
@@ -170,7 +168,7 @@ pub fn enter(item: &Item, kind: Kind) {
 
 /// Exit of one data clause item.
 pub fn exit(item: &Item, kind: Kind) {
-    if device::gpu().is_none() || kind == Kind::Deviceptr {
+    if device::target().is_none() || kind == Kind::Deviceptr {
         return;
     }
     let len = item.len();
@@ -187,7 +185,7 @@ pub fn exit(item: &Item, kind: Kind) {
                 if matches!(kind, Kind::Copy | Kind::Copyout) {
                     download(item, last.translate(item.addr()), len);
                 }
-                cuda::mem_free(last.dev).unwrap_or_else(|e| e.fail(&item.cuda_context()));
+                mem::free(last.dev, &item.error_context());
             }
         }
     }
@@ -195,7 +193,7 @@ pub fn exit(item: &Item, kind: Kind) {
 
 /// `update device` (`to_device`) or `update self` of a present item.
 pub fn update(item: &Item, to_device: bool) {
-    if device::gpu().is_none() {
+    if device::target().is_none() {
         return;
     }
     let len = item.len();
@@ -224,7 +222,7 @@ pub fn update(item: &Item, to_device: bool) {
 
 /// Device address of a host address used in a compute region.
 pub fn deviceptr(host: *mut c_void, loc: &str, text: &str) -> *mut c_void {
-    if host.is_null() || device::gpu().is_none() {
+    if host.is_null() || device::target().is_none() {
         return host;
     }
     let t = table();

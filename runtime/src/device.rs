@@ -1,9 +1,12 @@
-//! Device selection: whether compute regions run on the GPU (`__accrt_use_device`).
+//! Device selection: whether compute regions run on the GPU, on the emulator or on the host
+//! (`__accrt_use_device`).
 //!
 //! Decided once per process and cached: `ACC_DEVICE_TYPE` (case-insensitive) `host` or
 //! `acc_device_host` → host; `nvidia`/`acc_device_nvidia` → the GPU is required (error and
-//! exit 1 if none is usable); `default`/`acc_device_default`/empty/unset → the GPU when
-//! libcuda loads, cuInit succeeds and a device exists, else the host. `ACC_DEVICE_NUM`
+//! exit 1 if none is usable); `emulator` → the device emulator (emu/): kernels run on the
+//! host with the GPU's execution model, device memory is separate host memory;
+//! `default`/`acc_device_default`/empty/unset → the GPU when libcuda loads, cuInit succeeds
+//! and a device exists, else the host. `ACC_DEVICE_NUM`
 //! (default 0) picks the device. Owns the primary context and makes it current on each
 //! host thread that uses the device.
 
@@ -21,7 +24,14 @@ pub struct Gpu {
     pub max_grid_x: u32,
 }
 
-static GPU: OnceLock<Option<Gpu>> = OnceLock::new();
+/// Where compute regions and device data go.
+#[derive(Debug)]
+pub enum Target {
+    Gpu(Gpu),
+    Emulator,
+}
+
+static TARGET: OnceLock<Option<Target>> = OnceLock::new();
 
 /// What `ACC_DEVICE_TYPE` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,6 +41,8 @@ pub enum Request {
     Default,
     /// The GPU must be used.
     Nvidia,
+    /// The device emulator.
+    Emulator,
 }
 
 /// Parse `ACC_DEVICE_TYPE`; `None` for an unknown value.
@@ -39,27 +51,43 @@ pub fn parse_device_type(value: Option<&str>) -> Option<Request> {
         None | Some("" | "default" | "acc_device_default") => Some(Request::Default),
         Some("host" | "acc_device_host") => Some(Request::Host),
         Some("nvidia" | "acc_device_nvidia") => Some(Request::Nvidia),
+        Some("emulator") => Some(Request::Emulator),
         Some(_) => None,
     }
 }
 
-/// The GPU in use, with its context current on this thread; `None` when regions run on
-/// the host.
+/// The device in use (for a GPU, with its context current on this thread); `None` when
+/// regions run on the host.
+pub fn target() -> Option<&'static Target> {
+    let t = TARGET.get_or_init(select).as_ref()?;
+    if let Target::Gpu(g) = t {
+        make_current(g);
+    }
+    Some(t)
+}
+
+/// The GPU in use, with its context current on this thread; `None` on the host or the
+/// emulator.
 pub fn gpu() -> Option<&'static Gpu> {
+    match target()? {
+        Target::Gpu(g) => Some(g),
+        Target::Emulator => None,
+    }
+}
+
+fn make_current(gpu: &Gpu) {
     thread_local!(static CURRENT: Cell<bool> = const { Cell::new(false) });
-    let gpu = GPU.get_or_init(select).as_ref()?;
     if !CURRENT.with(Cell::get) {
         cuda::ctx_set_current(gpu.context).unwrap_or_else(|e| e.fail(""));
         CURRENT.with(|c| c.set(true));
     }
-    Some(gpu)
 }
 
-fn select() -> Option<Gpu> {
+fn select() -> Option<Target> {
     let raw = std::env::var("ACC_DEVICE_TYPE").ok();
     let request = parse_device_type(raw.as_deref()).unwrap_or_else(|| {
         diag::runtime_error(&format!(
-            "unknown ACC_DEVICE_TYPE '{}' (expected 'host' or 'nvidia')",
+            "unknown ACC_DEVICE_TYPE '{}' (expected 'host', 'nvidia' or 'emulator')",
             raw.as_deref().unwrap_or("")
         ))
     });
@@ -67,8 +95,9 @@ fn select() -> Option<Gpu> {
         Request::Host => return None,
         Request::Default => false,
         Request::Nvidia => true,
+        Request::Emulator => return Some(Target::Emulator),
     };
-    let unusable = |why: String| -> Option<Gpu> {
+    let unusable = |why: String| -> Option<Target> {
         if required {
             diag::runtime_error(&format!(
                 "ACC_DEVICE_TYPE=nvidia requested but no GPU is usable: {why}"
@@ -102,11 +131,11 @@ fn select() -> Option<Gpu> {
     let device = cuda::device_get(num).unwrap_or_else(|e| e.fail(""));
     let context = cuda::primary_ctx_retain(device).unwrap_or_else(|e| e.fail(""));
     let max_grid_x = cuda::max_grid_dim_x(device).unwrap_or_else(|e| e.fail(""));
-    Some(Gpu {
+    Some(Target::Gpu(Gpu {
         device,
         context,
         max_grid_x: max_grid_x.max(1) as u32,
-    })
+    }))
 }
 
 #[cfg(test)]
@@ -128,6 +157,7 @@ mod tests {
             parse_device_type(Some("acc_device_nvidia")),
             Some(Request::Nvidia)
         );
+        assert_eq!(parse_device_type(Some("Emulator")), Some(Request::Emulator));
         assert_eq!(parse_device_type(Some("radeon")), None);
     }
 }

@@ -13,7 +13,13 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use crate::cuda::{self, Handle};
-use crate::{device, diag, notify, AccrtKernel};
+use crate::device::Target;
+use crate::{device, diag, emu, notify, AccrtKernel, ACCRT_KERNEL_WORKER_SYNC};
+
+/// Threads per block the emulator runs at most (the GPU's limit).
+const EMULATOR_MAX_THREADS: u32 = 1024;
+/// Workers of a kernel that syncs workers: named barriers 1..15, 0 being the block's.
+const MAX_SYNCING_WORKERS: u32 = 15;
 
 pub const DEFAULT_GANGS: u32 = 1024;
 pub const DEFAULT_WORKERS: u32 = 1;
@@ -40,6 +46,20 @@ pub fn requested(gangs: i64, workers: i64, vector: i64) -> Size {
         gangs: pick(gangs, DEFAULT_GANGS),
         workers: pick(workers, DEFAULT_WORKERS),
         vector: pick(vector, DEFAULT_VECTOR),
+    }
+}
+
+/// What a kernel's code needs of its launch (`flags`): a kernel that synchronises the lanes
+/// of a worker gets a vector length that is a multiple of 32 (a worker never shares a warp)
+/// and at most 15 workers.
+pub fn adjust_for_kernel(req: Size, flags: u64) -> Size {
+    if flags & ACCRT_KERNEL_WORKER_SYNC == 0 {
+        return req;
+    }
+    Size {
+        gangs: req.gangs,
+        workers: req.workers.clamp(1, MAX_SYNCING_WORKERS),
+        vector: req.vector.max(1).div_ceil(32).saturating_mul(32),
     }
 }
 
@@ -125,32 +145,54 @@ pub unsafe fn launch(
             diag::cstr(kd.function, "?"),
         )
     };
-    let Some(gpu) = device::gpu() else {
+    let Some(target) = device::target() else {
         panic!("__accrt_launch of kernel '{name}' ({loc}) while compute regions run on the host");
     };
     let what = format!(" for kernel '{name}' ({loc})");
-    let func = load_function(k, kd, &what);
-    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
     let req = requested(gangs, workers, vector);
-    let size = clamp(req, max_threads.max(1) as u32, gpu.max_grid_x);
-    if notify::launches() {
-        let mut msg = format!(
-            "launch kernel {name} function={} at {loc} num_gangs={} num_workers={} vector_length={} grid={} block={}x{}",
-            host_fn, size.gangs, size.workers, size.vector, size.gangs, size.vector, size.workers
-        );
-        if size != req {
-            msg += &format!(
-                " (clamped from num_gangs={} num_workers={} vector_length={})",
-                req.gangs, req.workers, req.vector
-            );
+    let wanted = adjust_for_kernel(req, kd.flags);
+    match target {
+        Target::Gpu(gpu) => {
+            let func = load_function(k, kd, &what);
+            let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
+            let size = clamp(wanted, max_threads.max(1) as u32, gpu.max_grid_x);
+            notify_launch(&name, &host_fn, &loc, size, req, "");
+            // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the sizes
+            // are within the device and kernel limits.
+            unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
+                .unwrap_or_else(|e| e.fail(&what));
+            cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
         }
-        notify::line(&msg);
+        Target::Emulator => {
+            let Some(entry) = kd.emulator_entry else {
+                diag::runtime_error(&format!("kernel '{name}' ({loc}) has no emulator copy"))
+            };
+            let size = clamp(wanted, EMULATOR_MAX_THREADS, i32::MAX as u32);
+            let sched = format!(" on the emulator (schedule {})", emu::schedule().describe());
+            notify_launch(&name, &host_fn, &loc, size, req, &sched);
+            // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
+            // parameter array (caller's guarantee).
+            unsafe { emu::launch(entry, size, args) }
+                .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
+        }
     }
-    // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the sizes are
-    // within the device and kernel limits.
-    unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
-        .unwrap_or_else(|e| e.fail(&what));
-    cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+}
+
+fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on: &str) {
+    if !notify::launches() {
+        return;
+    }
+    let mut msg = format!(
+        "launch kernel {name} function={host_fn} at {loc} num_gangs={} num_workers={} vector_length={} grid={} block={}x{}{on}",
+        size.gangs, size.workers, size.vector, size.gangs, size.vector, size.workers
+    );
+    if size != req {
+        msg += &format!(
+            " (adjusted from num_gangs={} num_workers={} vector_length={})",
+            req.gangs, req.workers, req.vector
+        );
+    }
+    notify::line(&msg);
 }
 
 #[cfg(test)]
@@ -198,6 +240,14 @@ mod tests {
         assert_eq!(clamp(s(1, 1, 64), 20, 1000), s(1, 1, 20));
         // A small non-multiple-of-32 vector is just cut.
         assert_eq!(clamp(s(1, 1, 24), 20, 1000), s(1, 1, 20));
+    }
+
+    #[test]
+    fn worker_sync_kernels_get_whole_warps_per_worker() {
+        let f = ACCRT_KERNEL_WORKER_SYNC;
+        assert_eq!(adjust_for_kernel(s(3, 4, 7), f), s(3, 4, 32));
+        assert_eq!(adjust_for_kernel(s(3, 40, 33), f), s(3, 15, 64));
+        assert_eq!(adjust_for_kernel(s(3, 40, 33), 0), s(3, 40, 33));
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! - [`present`]: the present table (pure bookkeeping);
 //! - [`data`]: data-clause semantics, `update` and `deviceptr`;
 //! - [`launch`]: kernel loading and launch-size decisions;
+//! - [`mem`]: device memory of the selected target;
+//! - [`emu`]: the device emulator (`ACC_DEVICE_TYPE=emulator`);
 //! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
 //! - [`notify`]: `ACC_NOTIFY` output; [`diag`]: error reporting and exit.
 
@@ -15,7 +17,9 @@ pub mod cuda;
 pub mod data;
 pub mod device;
 pub mod diag;
+pub mod emu;
 pub mod launch;
+pub mod mem;
 pub mod notify;
 pub mod present;
 
@@ -33,7 +37,14 @@ pub struct AccrtKernel {
     pub loc: *const c_char,
     /// Runtime-owned, starts null: the loaded `CUfunction`.
     pub cache: *mut c_void,
+    /// The kernel's host copy for the emulator (`void entry(void **args)`).
+    pub emulator_entry: Option<emu::Entry>,
+    /// `ACCRT_KERNEL_*` bits.
+    pub flags: u64,
 }
+
+/// `accrt_kernel.flags`: the kernel synchronises the vector lanes of a worker.
+pub const ACCRT_KERNEL_WORKER_SYNC: u64 = 1;
 
 pub const ACCRT_COPY: i32 = 0;
 pub const ACCRT_COPYIN: i32 = 1;
@@ -44,10 +55,11 @@ pub const ACCRT_NO_CREATE: i32 = 5;
 pub const ACCRT_DELETE: i32 = 6;
 pub const ACCRT_DEVICEPTR: i32 = 7;
 
-/// 1 when compute regions run on the GPU, else 0. Decided once, on first call.
+/// 1 when compute regions run on a device (the GPU or the emulator), else 0. Decided
+/// once, on first call.
 #[no_mangle]
 pub extern "C" fn __accrt_use_device() -> i32 {
-    guard(|| i32::from(device::gpu().is_some()))
+    guard(|| i32::from(device::target().is_some()))
 }
 
 /// Run `f` on the clause item given by the C arguments.

@@ -1,0 +1,55 @@
+//! The device runtime interface: the only target-specific operations device code uses.
+//!
+//! Transformations emit calls to these functions and never touch PTX registers or NVVM
+//! intrinsics themselves; `runtime-ir/nvptx.ll` implements the interface with NVVM
+//! intrinsics for the GPU and `runtime-ir/emulator.ll` with calls into the host runtime's
+//! emulator, the way LLVM's OpenMP DeviceRTL keeps one runtime over several targets. The
+//! contract of each function is in docs/device-runtime.md.
+
+use crate::ir::{Builder, Module, Value};
+
+pub const GANG_ID: &str = "__acc_gang_id";
+pub const NUM_GANGS: &str = "__acc_num_gangs";
+pub const WORKER_ID: &str = "__acc_worker_id";
+pub const NUM_WORKERS: &str = "__acc_num_workers";
+pub const VECTOR_ID: &str = "__acc_vector_id";
+pub const VECTOR_LENGTH: &str = "__acc_vector_length";
+pub const SYNC_GANG: &str = "__acc_sync_gang";
+pub const SYNC_WORKER: &str = "__acc_sync_worker";
+
+/// Every function of the interface.
+pub const ALL: [&str; 8] = [GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER];
+
+/// Which threads a synchronisation point waits for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// Every thread of the gang (the block).
+    Gang,
+    /// The vector lanes of the calling worker.
+    Worker,
+}
+
+/// `i64 name()` for one of the id/count functions.
+pub fn id(m: Module, b: &Builder, name: &str) -> Value {
+    let ctx = m.context();
+    b.call(m.get_or_add_function(name, ctx.fn_type(ctx.i64(), &[], false)), &[], "")
+}
+
+/// A synchronisation point of `scope`.
+pub fn sync(m: Module, b: &Builder, scope: Scope) -> Value {
+    let ctx = m.context();
+    let name = match scope {
+        Scope::Gang => SYNC_GANG,
+        Scope::Worker => SYNC_WORKER,
+    };
+    b.call(m.get_or_add_function(name, ctx.fn_type(ctx.void(), &[], false)), &[], "")
+}
+
+/// The scope of a call to a sync function, if `i` is one.
+pub fn sync_scope(i: Value) -> Option<Scope> {
+    match i.called_name()?.as_str() {
+        SYNC_GANG => Some(Scope::Gang),
+        SYNC_WORKER => Some(Scope::Worker),
+        _ => None,
+    }
+}

@@ -1,0 +1,86 @@
+//! Builds the emulator's copy of the device code and links it into the host module.
+//!
+//! Expects: the device module after every device-semantics transformation (partitioning,
+//! guards, synchronisation) but before anything NVPTX-specific (libdevice, the NVPTX device
+//! runtime, the NVPTX pipeline), and the host module it was cloned from. Produces, in the
+//! host module, for each kernel `K` an internal function `__accemu.entry.K(ptr args)` that
+//! unpacks the launch's argument array (`void *args[]`, as `cuLaunchKernel` takes it) and
+//! calls the kernel body; the host runtime's emulator (runtime/src/emu/) calls it once per
+//! emulated thread. Target-specific operations reach the emulator through the device
+//! runtime interface: `runtime-ir/emulator.ll` implements it with calls into the host
+//! runtime, as `runtime-ir/nvptx.ll` does with NVVM intrinsics. C math calls stay calls to
+//! the C library. Shared memory (address space 3) stays ordinary memory with one instance,
+//! which is right because the emulator runs one block at a time.
+//! Does not optimise the copy: the host pipeline that runs after the pass does.
+
+use crate::error::{AccError, Result};
+use crate::ir::{Module, Value};
+use llvm_sys::LLVMLinkage;
+
+const EMULATOR_RUNTIME: &str = include_str!("../../runtime-ir/emulator.ll");
+
+/// The C calling convention.
+const C_CC: u32 = 0;
+
+/// Retargets `emu` (a clone of the device module, consumed) to the host, links it into
+/// `host` and returns, per kernel name in `kernels`, the entry function in `host`.
+pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<Vec<Value>> {
+    emu.set_triple(&host.triple());
+    emu.set_data_layout(&host.data_layout());
+    let rt = emu.context().parse_ir(EMULATOR_RUNTIME, "runtime-ir/emulator.ll").map_err(|e| AccError::internal(format!("runtime-ir/emulator.ll does not parse: {e}")))?;
+    rt.set_triple(&host.triple());
+    rt.set_data_layout(&host.data_layout());
+    emu.link(rt).map_err(AccError::internal)?;
+    let mut entries = Vec::new();
+    for name in kernels {
+        let k = emu.function(name).ok_or_else(|| AccError::internal(format!("kernel {name} missing in the emulator copy")))?;
+        k.set_call_conv(C_CC);
+        k.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        k.set_name(&format!("__accemu.kernel.{name}"));
+        entries.push(entry_wrapper(emu, k, name));
+    }
+    for f in emu.functions() {
+        if !f.is_declaration() && !entries.contains(&f) {
+            f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+    for g in emu.globals() {
+        if g.has_initializer() {
+            g.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+    let names: Vec<String> = entries.iter().map(|e| e.name()).collect();
+    host.link(emu).map_err(AccError::internal)?;
+    names
+        .iter()
+        .map(|n| {
+            let f = host.function(n).ok_or_else(|| AccError::internal(format!("emulator entry {n} lost in linking")))?;
+            f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+            Ok(f)
+        })
+        .collect()
+}
+
+/// `void __accemu.entry.K(ptr args) { K(*(T0*)args[0], *(T1*)args[1], ...); }`
+fn entry_wrapper(m: Module, k: Value, name: &str) -> Value {
+    let ctx = m.context();
+    let ptr = ctx.ptr();
+    let f = m.get_or_add_function(&format!("__accemu.entry.{name}"), ctx.fn_type(ctx.void(), &[ptr], false));
+    f.add_fn_enum_attr("nounwind");
+    let b = ctx.builder();
+    b.position_at_end(ctx.append_block(f, "entry"));
+    let args = f.params()[0];
+    let vals: Vec<Value> = k
+        .params()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let slot_ptr = b.gep(ptr, args, &[ctx.i64().const_int(i as u64)], true);
+            let slot = b.load(ptr, slot_ptr, "");
+            b.load(p.ty(), slot, "")
+        })
+        .collect();
+    b.call(k, &vals, "");
+    b.ret_void();
+    f
+}

@@ -1,0 +1,61 @@
+; Device runtime of accc, emulator implementation (the GPU's is nvptx.ll; the interface both
+; implement is described in docs/device-runtime.md). Linked into the host copy of every
+; device module by codegen/src/emulator.rs; each function forwards to the host runtime's
+; emulator (runtime/src/emu/), which runs every thread of a block as a fiber and switches
+; fibers at the synchronisation calls.
+
+define i64 @__acc_gang_id() #0 {
+  %v = call i64 @__accemu_gang_id()
+  ret i64 %v
+}
+
+define i64 @__acc_num_gangs() #0 {
+  %v = call i64 @__accemu_num_gangs()
+  ret i64 %v
+}
+
+define i64 @__acc_worker_id() #0 {
+  %v = call i64 @__accemu_worker_id()
+  ret i64 %v
+}
+
+define i64 @__acc_num_workers() #0 {
+  %v = call i64 @__accemu_num_workers()
+  ret i64 %v
+}
+
+define i64 @__acc_vector_id() #0 {
+  %v = call i64 @__accemu_vector_id()
+  ret i64 %v
+}
+
+define i64 @__acc_vector_length() #0 {
+  %v = call i64 @__accemu_vector_length()
+  ret i64 %v
+}
+
+define void @__acc_sync_gang() #0 {
+  call void @__accemu_sync_gang()
+  ret void
+}
+
+define void @__acc_sync_worker() #0 {
+  call void @__accemu_sync_worker()
+  ret void
+}
+
+declare i64 @__accemu_gang_id() #1
+declare i64 @__accemu_num_gangs() #1
+declare i64 @__accemu_worker_id() #1
+declare i64 @__accemu_num_workers() #1
+declare i64 @__accemu_vector_id() #1
+declare i64 @__accemu_vector_length() #1
+declare void @__accemu_sync_gang() #2
+declare void @__accemu_sync_worker() #2
+
+attributes #0 = { alwaysinline nounwind }
+; Each emulated thread (fiber) sees constant ids for its whole life, so the id functions are
+; memory(none) for the optimiser even though the runtime reads them from a thread-local that
+; the scheduler sets before resuming a fiber.
+attributes #1 = { nounwind willreturn memory(none) }
+attributes #2 = { nounwind }

@@ -1,0 +1,78 @@
+; Device runtime of accc, NVPTX implementation (the emulator's is emulator.ll; the interface
+; both implement is described in docs/device-runtime.md). Linked into every NVPTX device
+; module by codegen/src/device.rs.
+;
+; Kernels reach the launch geometry and synchronisation only through these functions, so the
+; transformations read as OpenACC levels (gang, worker, vector) instead of PTX registers:
+; gang = blockIdx.x (ctaid.x), worker = threadIdx.y, vector = threadIdx.x.
+; They are alwaysinline and internalised after linking, so no call remains in the PTX.
+; Values are i64 so that trip-count arithmetic never overflows in i32.
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define i64 @__acc_gang_id() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_num_gangs() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_worker_id() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_num_workers() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_vector_id() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_vector_length() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+; Every thread of the gang (block barrier `bar.sync 0`). Called only where control flow is
+; uniform across the block.
+define void @__acc_sync_gang() #0 {
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+; The vector lanes of the calling worker: named barrier 1 + worker id over ntid.x threads
+; (`bar.sync 1+tid.y, ntid.x`). The runtime launches kernels that use it with a vector length
+; that is a multiple of 32 (a worker never shares a warp) and at most 15 workers (16 named
+; barriers, 0 being the block's).
+define void @__acc_sync_worker() #0 {
+  %w = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %id = add i32 %w, 1
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  call void @llvm.nvvm.barrier.cta.sync.aligned.count(i32 %id, i32 %n)
+  ret void
+}
+
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+
+attributes #0 = { alwaysinline nounwind }

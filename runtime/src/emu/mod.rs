@@ -1,0 +1,185 @@
+//! The device emulator (`ACC_DEVICE_TYPE=emulator`): runs kernels on the host with the GPU's
+//! execution model.
+//!
+//! The compiler links a host copy of every kernel into the program (codegen/src/emulator.rs)
+//! whose target-specific operations call the functions below (the emulator side of the device
+//! runtime interface, runtime-ir/emulator.ll). A launch runs the gangs one after another;
+//! each thread of a gang (`num_workers x vector_length`, worker = thread / vector_length,
+//! vector lane = thread % vector_length) is a fiber on one OS thread. A fiber runs until it
+//! reaches a synchronisation point or ends; the order in which ready fibers run
+//! (`ACCC_EMU_SCHEDULE=forward|reverse|random:SEED`) is chosen per round, so a missing sync
+//! changes the answer instead of hiding. A sync under divergent control flow is reported as a
+//! deadlock. Shared memory is ordinary memory with one instance, right because gangs never
+//! overlap. Device memory is separate host memory (mem.rs). Warp-level operations (shuffles,
+//! votes) are not needed by any kernel yet and are not emulated.
+
+pub mod schedule;
+
+use std::cell::Cell;
+use std::ffi::c_void;
+use std::sync::OnceLock;
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+use crate::diag;
+use crate::launch::Size;
+use schedule::{release, Schedule, State, Wait};
+
+/// A kernel's emulator entry: `void entry(void **args)`.
+pub type Entry = unsafe extern "C" fn(*mut *mut c_void);
+
+/// Ids of the running fiber (set by the scheduler before every resume).
+#[derive(Clone, Copy, Default)]
+struct Ids {
+    gang: u64,
+    num_gangs: u64,
+    worker: u64,
+    num_workers: u64,
+    vector: u64,
+    vector_length: u64,
+}
+
+type Fiber = Coroutine<(), Wait, (), DefaultStack>;
+
+thread_local! {
+    static CURRENT: Cell<Ids> = Cell::new(Ids::default());
+    /// The running fiber's yielder; null outside a fiber.
+    static YIELDER: Cell<*const Yielder<(), Wait>> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The schedule, read once from `ACCC_EMU_SCHEDULE`.
+pub fn schedule() -> Schedule {
+    static S: OnceLock<Schedule> = OnceLock::new();
+    *S.get_or_init(|| {
+        Schedule::parse(std::env::var("ACCC_EMU_SCHEDULE").ok().as_deref()).unwrap_or_else(|e| diag::runtime_error(&e))
+    })
+}
+
+/// Bytes of each fiber's stack (`ACCC_EMU_STACK_KB`, default 256 KiB).
+fn stack_bytes() -> usize {
+    static S: OnceLock<usize> = OnceLock::new();
+    *S.get_or_init(|| std::env::var("ACCC_EMU_STACK_KB").ok().and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(256) * 1024)
+}
+
+/// Runs `entry` on a grid of `size`; `Err` describes a deadlock.
+///
+/// # Safety
+/// `entry` must be a kernel's emulator entry and `args` its argument array.
+pub unsafe fn launch(entry: Entry, size: Size, args: *mut *mut c_void) -> Result<(), String> {
+    let mut stacks: Vec<DefaultStack> = Vec::new();
+    for gang in 0..u64::from(size.gangs) {
+        // SAFETY: forwarded caller guarantees.
+        unsafe { run_gang(entry, size, gang, args, &mut stacks) }.map_err(|e| format!("gang {gang}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Runs the threads of one gang to completion.
+///
+/// # Safety
+/// As for [`launch`].
+unsafe fn run_gang(entry: Entry, size: Size, gang: u64, args: *mut *mut c_void, stacks: &mut Vec<DefaultStack>) -> Result<(), String> {
+    let vector = size.vector.max(1) as usize;
+    let n = vector * size.workers.max(1) as usize;
+    let args = args as usize;
+    let mut fibers: Vec<Option<Fiber>> = (0..n)
+        .map(|_| {
+            let stack = stacks.pop().unwrap_or_else(|| {
+                DefaultStack::new(stack_bytes()).unwrap_or_else(|e| diag::runtime_error(&format!("emulator: cannot allocate a fiber stack: {e}")))
+            });
+            Some(Coroutine::with_stack(stack, move |y: &Yielder<(), Wait>, ()| {
+                YIELDER.with(|c| c.set(y));
+                // SAFETY: the caller of `launch` guarantees that `entry` is a kernel's entry
+                // and `args` its argument array, alive for the whole launch.
+                unsafe { entry(args as *mut *mut c_void) }
+            }))
+        })
+        .collect();
+    let mut states = vec![State::Ready; n];
+    let sched = schedule();
+    let mut round = 0u64;
+    loop {
+        for t in sched.order(n, gang, round) {
+            if states[t] != State::Ready {
+                continue;
+            }
+            CURRENT.with(|c| {
+                c.set(Ids {
+                    gang,
+                    num_gangs: u64::from(size.gangs),
+                    worker: (t / vector) as u64,
+                    num_workers: u64::from(size.workers.max(1)),
+                    vector: (t % vector) as u64,
+                    vector_length: vector as u64,
+                })
+            });
+            let fiber = fibers[t].as_mut().expect("a ready thread has a fiber");
+            match fiber.resume(()) {
+                CoroutineResult::Yield(w) => states[t] = State::Waiting(w),
+                CoroutineResult::Return(()) => {
+                    states[t] = State::Done;
+                    stacks.push(fibers[t].take().expect("just ran").into_stack());
+                }
+            }
+        }
+        YIELDER.with(|c| c.set(std::ptr::null()));
+        if states.iter().all(|s| *s == State::Done) {
+            return Ok(());
+        }
+        if let Err(e) = release(&mut states, vector) {
+            // The waiting fibers cannot be unwound through C frames: leave them to the exit.
+            fibers.into_iter().for_each(std::mem::forget);
+            return Err(e);
+        }
+        round += 1;
+    }
+}
+
+fn suspend(w: Wait) {
+    let y = YIELDER.with(Cell::get);
+    if y.is_null() {
+        diag::runtime_error("emulator: a synchronisation point was reached outside an emulated kernel");
+    }
+    // SAFETY: `y` is the running fiber's yielder (set when the fiber started and restored
+    // after every resumption below); the fiber is alive while it runs this code.
+    unsafe { (*y).suspend(w) };
+    YIELDER.with(|c| c.set(y));
+}
+
+fn ids() -> Ids {
+    CURRENT.with(Cell::get)
+}
+
+#[no_mangle]
+pub extern "C" fn __accemu_gang_id() -> i64 {
+    ids().gang as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_num_gangs() -> i64 {
+    ids().num_gangs as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_worker_id() -> i64 {
+    ids().worker as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_num_workers() -> i64 {
+    ids().num_workers as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_vector_id() -> i64 {
+    ids().vector as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_vector_length() -> i64 {
+    ids().vector_length as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_sync_gang() {
+    suspend(Wait::Gang)
+}
+#[no_mangle]
+pub extern "C" fn __accemu_sync_worker() {
+    suspend(Wait::Worker)
+}

@@ -1,0 +1,84 @@
+//! Device memory on the selected target: the GPU's (through `cuda`) or the emulator's
+//! (separate host allocations, so that data clauses move real bytes and a missing copy is
+//! as visible on the emulator as on the GPU). Failures end the program with a message that
+//! names `what` (the clause item).
+
+use std::alloc::Layout;
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::Mutex;
+
+use crate::cuda;
+use crate::device::{self, Target};
+
+pub use crate::cuda::DevPtr;
+
+/// Alignment of emulator allocations (cuMemAlloc's is at least 256).
+const EMU_ALIGN: usize = 256;
+
+/// Emulator allocations and their layouts, by address.
+static EMU_BLOCKS: Mutex<Option<HashMap<DevPtr, Layout>>> = Mutex::new(None);
+
+fn emu_blocks() -> std::sync::MutexGuard<'static, Option<HashMap<DevPtr, Layout>>> {
+    EMU_BLOCKS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn target() -> &'static Target {
+    device::target().expect("device memory used while regions run on the host")
+}
+
+/// `len` (> 0) bytes of device memory.
+pub fn alloc(len: usize, what: &str) -> DevPtr {
+    match target() {
+        Target::Gpu(_) => cuda::mem_alloc(len).unwrap_or_else(|e| e.fail(what)),
+        Target::Emulator => {
+            let layout = Layout::from_size_align(len.max(1), EMU_ALIGN).expect("allocation size fits");
+            // SAFETY: the layout has a non-zero size.
+            let p = unsafe { std::alloc::alloc(layout) };
+            if p.is_null() {
+                std::alloc::handle_alloc_error(layout);
+            }
+            let d = p as DevPtr;
+            emu_blocks().get_or_insert_with(HashMap::new).insert(d, layout);
+            d
+        }
+    }
+}
+
+pub fn free(p: DevPtr, what: &str) {
+    match target() {
+        Target::Gpu(_) => cuda::mem_free(p).unwrap_or_else(|e| e.fail(what)),
+        Target::Emulator => {
+            let layout = emu_blocks().as_mut().and_then(|m| m.remove(&p)).expect("freeing an emulator block that was never allocated");
+            // SAFETY: `p` was returned by `alloc` with this layout and is freed once (removed
+            // from the map above).
+            unsafe { std::alloc::dealloc(p as *mut u8, layout) }
+        }
+    }
+}
+
+/// Copies `len` bytes from host `src` to device `dst`.
+///
+/// # Safety
+/// `src` must be readable for `len` bytes and `dst..dst+len` inside one device allocation.
+pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: &str) {
+    match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
+        Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+    }
+}
+
+/// Copies `len` bytes from device `src` to host `dst`.
+///
+/// # Safety
+/// `dst` must be writable for `len` bytes and `src..src+len` inside one device allocation.
+pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
+    match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
+        Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+    }
+}
