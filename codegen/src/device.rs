@@ -82,7 +82,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
 
     let mut plans = Vec::new();
     for (r, k) in regions.iter().zip(&kernels) {
-        plans.push(plan_kernel(dev, r, *k)?);
+        plans.push(plan_kernel(dev, r, *k, opts)?);
     }
     contract::erase_markers(dev);
     let emu = dev.clone_module();
@@ -158,7 +158,7 @@ fn retarget(dev: Module, kernels: &[Value], target: &Nvptx) {
 
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
-fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
+fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<KernelPlan> {
     let loops: Vec<Directive> = contract::read_kernel(k)?
         .into_iter()
         .filter(|d| d.kind == DirectiveKind::Loop)
@@ -204,7 +204,7 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value) -> Result<KernelPlan> {
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
     }
     let parts = partition_kernel(dev, k, &plans)?;
-    let worker_sync = crate::guard::guard_kernel(dev, k, &parts.headers);
+    let worker_sync = opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers);
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     let shape = default_shape(r.compute, &levels);
     Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync })

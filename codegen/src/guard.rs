@@ -123,7 +123,8 @@ fn union(a: Levels, b: Levels) -> Levels {
 /// Guards the kernel `k`; `loops` are (header, effective levels) of its partitioned loops.
 /// Returns whether it placed a worker-scope sync.
 pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
-    let lane_tainted = lane_dependent_values(k);
+    let by_vector = values_computed_from(k, &[devrt::VECTOR_ID]);
+    let by_lane = values_computed_from(k, &[devrt::VECTOR_ID, devrt::WORKER_ID]);
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
     let cov = |n: usize| plo.iter().filter(|l| l.body.contains(&n)).fold(Levels::NONE, |a, l| union(a, l.levels));
@@ -135,7 +136,9 @@ pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
     for (n, b) in cfg.blocks.iter().enumerate() {
         let Some(scope) = mode_of(cov(n)).scope() else { continue };
         let pre_sync = in_any_loop.contains(&n) || after_partitioned.contains(&n);
-        for (first, last) in groups_in_block(*b, &lane_tainted) {
+        // Values that differ between the threads that share the group's result.
+        let differing = if scope == Scope::Worker { &by_vector } else { &by_lane };
+        for (first, last) in groups_in_block(*b, differing) {
             groups.push((first, last, scope, pre_sync));
         }
     }
@@ -205,14 +208,14 @@ fn reachable_from(succ: &[Vec<usize>], starts: impl Iterator<Item = usize>) -> H
     seen
 }
 
-/// Values computed from a worker or vector id: they differ between lanes, so they are never
-/// broadcast from lane 0.
-fn lane_dependent_values(k: Value) -> HashSet<Value> {
+/// Values computed from the results of calls to `ids` (device runtime id functions): they
+/// differ between the threads those ids tell apart, so they are never broadcast from lane 0.
+fn values_computed_from(k: Value, ids: &[&str]) -> HashSet<Value> {
     let mut seen = HashSet::new();
     let mut work: Vec<Value> = Vec::new();
     for b in k.blocks() {
         for i in b.instructions() {
-            if matches!(i.called_name().as_deref(), Some(devrt::WORKER_ID | devrt::VECTOR_ID)) {
+            if i.called_name().is_some_and(|n| ids.contains(&n.as_str())) {
                 work.push(i);
             }
         }
@@ -226,8 +229,8 @@ fn lane_dependent_values(k: Value) -> HashSet<Value> {
 }
 
 /// Ranges [first, last] of a single-mode block that lane 0 runs alone. A range never holds
-/// phis, allocas, device runtime calls or lane-dependent values.
-fn groups_in_block(b: Block, lane_dependent: &HashSet<Value>) -> Vec<(Value, Value)> {
+/// phis, allocas, device runtime calls or values that differ between the scope's threads.
+fn groups_in_block(b: Block, differing: &HashSet<Value>) -> Vec<(Value, Value)> {
     let mut out = Vec::new();
     let mut cur: Option<(Value, Value)> = None;
     let term = b.terminator();
@@ -235,7 +238,7 @@ fn groups_in_block(b: Block, lane_dependent: &HashSet<Value>) -> Vec<(Value, Val
         if Some(i) == term {
             break;
         }
-        let immovable = i.is_phi() || i.is_alloca() || lane_dependent.contains(&i) || i.called_name().is_some_and(|n| n.starts_with("__acc_"));
+        let immovable = i.is_phi() || i.is_alloca() || differing.contains(&i) || i.called_name().is_some_and(|n| n.starts_with("__acc_"));
         if immovable {
             out.extend(cur.take());
             continue;

@@ -14,6 +14,9 @@ pub struct Options {
     pub opt_level: u8,
     /// Directory with `bin/ptxas` and `nvvm/libdevice/libdevice.10.bc`.
     pub cuda_dir: PathBuf,
+    /// Single-lane guards, broadcasts and syncs (guard.rs). Off only to check that tests
+    /// catch their absence (`no-sync`, or `ACCC_DEBUG_NO_SYNC=1`): the kernels are wrong then.
+    pub sync: bool,
 }
 
 impl Default for Options {
@@ -23,6 +26,7 @@ impl Default for Options {
             save_temps: None,
             opt_level: 3,
             cuda_dir: default_cuda_dir(),
+            sync: true,
         }
     }
 }
@@ -42,6 +46,9 @@ impl Options {
         if let Ok(env) = std::env::var("ACC_OFFLOAD_OPTIONS") {
             o.apply(&env)?;
         }
+        if std::env::var_os("ACCC_DEBUG_NO_SYNC").is_some_and(|v| v == "1") {
+            o.sync = false;
+        }
         o.apply(params)?;
         Ok(o)
     }
@@ -56,6 +63,7 @@ impl Options {
                     self.opt_level = v.parse().ok().filter(|l| *l <= 3).ok_or(format!("bad opt level '{v}'"))?
                 }
                 "cuda-dir" => self.cuda_dir = PathBuf::from(v),
+                "no-sync" => self.sync = false,
                 _ => return Err(format!("unknown acc-offload option '{k}'")),
             }
         }
