@@ -180,6 +180,7 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
             ),
         ),
     })?;
+    mark_private_clauses(k, r, &loops, &levels);
     // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory.
     for d in &loops {
         contract::erase_clause_calls(d);
@@ -204,10 +205,43 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
     }
     let parts = partition_kernel(dev, k, &plans)?;
-    let worker_sync = opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers);
+    let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
+    let worker_sync = placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     let shape = default_shape(r.compute, &levels);
     Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync })
+}
+
+/// Names each array of an explicit `private` clause after the level of its construct
+/// (privatize.rs reads the names once SSA construction has run): on a loop, the loop's
+/// levels; on a `parallel` construct, the gang.
+fn mark_private_clauses(k: Value, r: &Outlined, loops: &[Directive], levels: &[Levels]) {
+    use crate::privatize::{suffix_for, GANG_SUFFIX};
+    let combined = matches!(r.directive.kind, DirectiveKind::Compute { combined_loop: true, .. });
+    let mark = |a: Value, suffix: &str| {
+        if a.is_alloca() && !a.allocated_type().is_scalar() && !a.name().ends_with(suffix) {
+            a.set_name(&format!("{}{suffix}", a.name()));
+        }
+    };
+    let region_suffix = if combined { suffix_for(levels[0]) } else { GANG_SUFFIX };
+    for c in r.captures.iter().filter(|c| c.passing == crate::capture::Passing::Private) {
+        let named = r.directive.has(|cl| matches!(cl, Clause::Private(x) if crate::outline::strip(x.base) == c.value));
+        if !named || r.compute != crate::contract::ComputeKind::Parallel {
+            continue;
+        }
+        let slot = format!("{}.private", c.name);
+        if let Some(a) = k.entry_block().instructions().into_iter().find(|i| i.is_alloca() && i.name() == slot) {
+            mark(a, region_suffix);
+        }
+    }
+    let first_directive = usize::from(combined);
+    for (d, lv) in loops.iter().zip(&levels[first_directive..]) {
+        for c in &d.clauses {
+            if let Clause::Private(x) = c {
+                mark(crate::outline::strip(x.base), suffix_for(*lv));
+            }
+        }
+    }
 }
 
 enum LoopSource<'a> {

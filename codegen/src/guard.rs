@@ -21,6 +21,8 @@
 //!   any sync, an access to memory or another partitioned loop within the same enclosing
 //!   partitioned iteration gets a sync at its exit; one followed only by the end of that
 //!   iteration (e.g. a gang loop's latch) does not, so a nest without communication has none.
+//!   When lanes share private arrays (privatize.rs), the next iteration counts too: it may
+//!   overwrite what slower lanes still read.
 //!
 //! Syncs are `__acc_sync_gang` (every thread of the block) or `__acc_sync_worker` (the vector
 //! lanes of one worker), from the device runtime interface (devrt.rs). They are only placed
@@ -120,9 +122,11 @@ fn union(a: Levels, b: Levels) -> Levels {
     Levels { gang: a.gang || b.gang, worker: a.worker || b.worker, vector: a.vector || b.vector }
 }
 
-/// Guards the kernel `k`; `loops` are (header, effective levels) of its partitioned loops.
+/// Guards the kernel `k`; `loops` are (header, effective levels) of its partitioned loops;
+/// `shared_arrays`: some private arrays live in shared memory (privatize.rs), so the lanes
+/// of one gang reuse them from one iteration of an enclosing loop to the next.
 /// Returns whether it placed a worker-scope sync.
-pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
+pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)], shared_arrays: bool) -> bool {
     let by_vector = values_computed_from(k, &[devrt::VECTOR_ID]);
     let by_lane = values_computed_from(k, &[devrt::VECTOR_ID, devrt::WORKER_ID]);
     let cfg = FunctionCfg::new(k);
@@ -147,11 +151,13 @@ pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
         worker_sync |= scope == Scope::Worker;
         rewrite_group(m, first, last, scope, pre_sync);
     }
-    worker_sync | sync_loop_exits(m, k, loops)
+    worker_sync | sync_loop_exits(m, k, loops, shared_arrays)
 }
 
-/// Adds a sync at the exit of every worker or vector loop whose exit needs one.
-fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
+/// Adds a sync at the exit of every worker or vector loop whose exit needs one. The walk
+/// from an exit ends at the enclosing partitioned loop's next iteration, which works on other
+/// data, unless lanes share arrays across its iterations (`shared_arrays`).
+fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)], shared_arrays: bool) -> bool {
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
     let headers: HashSet<usize> = plo.iter().map(|l| l.header).collect();
@@ -175,7 +181,7 @@ fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)]) -> bool {
         let outer = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).fold(Levels::NONE, |a, e| union(a, e.levels));
         let scope = if outer.worker { Scope::Worker } else { Scope::Gang };
         let stop = |n: usize| match enclosing {
-            Some(e) => n == e.header || !e.body.contains(&n),
+            Some(e) => (n == e.header && !shared_arrays) || !e.body.contains(&n),
             None => false,
         };
         let exits: BTreeSet<usize> = l.body.iter().flat_map(|&b| cfg.graph.succ[b].iter().copied()).filter(|s| !l.body.contains(s)).collect();

@@ -32,6 +32,7 @@ pub mod mapping;
 pub mod options;
 pub mod outline;
 pub mod partition;
+pub mod privatize;
 pub mod ptx;
 pub mod report;
 pub mod rt;

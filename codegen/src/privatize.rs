@@ -1,0 +1,224 @@
+//! Where each private array of a kernel lives: one copy per gang, per worker or per thread.
+//!
+//! Expects: a kernel after `partition` (SSA form; arrays that SROA could not promote are still
+//! allocas in its entry block), with the (effective) levels and header of every partitioned
+//! loop. An alloca named `*.acc.gang`, `*.acc.worker` or `*.acc.vector` carries an explicit
+//! `private` clause of that level (device.rs names them before SROA); `private` on a
+//! `parallel` construct is per gang. Other arrays follow C scoping, read from their uses: an
+//! array used inside a worker or vector loop and also outside it (or in two of them)
+//! belongs to the innermost partitioned loop around all its uses, so the finer lanes share it.
+//!
+//! Produces: per-gang arrays as shared-memory globals (address space 3), per-worker ones as a
+//! shared array of 16 copies indexed by the worker id (the runtime then launches at most 15
+//! workers), per-thread ones left as allocas. Accesses to shared copies from single-mode code
+//! are then guarded and broadcast by `guard`. Does not place arrays over 40 KiB of shared
+//! memory per kernel in global scratch yet: that is reported as unsupported.
+
+use crate::cfg::FunctionCfg;
+use crate::devrt;
+use crate::error::{AccError, Loc, Result};
+use crate::ir::{Block, Module, Opcode, Value};
+use crate::mapping::Levels;
+use std::collections::HashSet;
+
+/// Copies of one private array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    PerGang,
+    PerWorker,
+    PerThread,
+}
+
+/// Shared memory the private arrays of one kernel may take.
+const SHARED_LIMIT: u64 = 40 * 1024;
+/// Per-worker copies (workers are limited to 15 in kernels that have them).
+const WORKER_COPIES: u64 = 16;
+
+pub const GANG_SUFFIX: &str = ".acc.gang";
+pub const WORKER_SUFFIX: &str = ".acc.worker";
+pub const VECTOR_SUFFIX: &str = ".acc.vector";
+
+/// The suffix naming an explicit `private` clause on a loop with `levels`.
+pub fn suffix_for(levels: Levels) -> &'static str {
+    if levels.vector {
+        VECTOR_SUFFIX
+    } else if levels.worker {
+        WORKER_SUFFIX
+    } else {
+        GANG_SUFFIX
+    }
+}
+
+/// Placement from usage: `scope` is the coverage of the innermost partitioned loop around
+/// every use, `finer_use` whether some use sits in a worker or vector loop inside it.
+pub fn placement(scope: Levels, finer_use: bool) -> Placement {
+    if !finer_use || scope.vector {
+        Placement::PerThread
+    } else if scope.worker {
+        Placement::PerWorker
+    } else {
+        Placement::PerGang
+    }
+}
+
+fn explicit(name: &str) -> Option<Placement> {
+    if name.ends_with(GANG_SUFFIX) {
+        Some(Placement::PerGang)
+    } else if name.ends_with(WORKER_SUFFIX) {
+        Some(Placement::PerWorker)
+    } else if name.ends_with(VECTOR_SUFFIX) {
+        Some(Placement::PerThread)
+    } else {
+        None
+    }
+}
+
+/// What `place_arrays` moved to shared memory.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Placed {
+    pub shared: bool,
+    pub per_worker: bool,
+}
+
+/// Places the kernel's private arrays.
+pub fn place_arrays(m: Module, k: Value, loops: &[(Block, Levels)], loc: &Loc) -> Result<Placed> {
+    let cfg = FunctionCfg::new(k);
+    let natural = cfg.loops();
+    // (header, body, levels) of each partitioned loop.
+    let plo: Vec<(usize, std::collections::BTreeSet<usize>, Levels)> = loops
+        .iter()
+        .filter_map(|(h, lv)| {
+            let hi = *cfg.index.get(h)?;
+            natural.iter().find(|l| l.header == hi).map(|l| (hi, l.body.clone(), *lv))
+        })
+        .collect();
+    let cov = |n: usize| {
+        plo.iter().filter(|(_, b, _)| b.contains(&n)).fold(Levels::NONE, |a, (_, _, l)| Levels { gang: a.gang || l.gang, worker: a.worker || l.worker, vector: a.vector || l.vector })
+    };
+    let mut shared_bytes = 0u64;
+    let mut placed = Placed::default();
+    for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
+        let ty = a.allocated_type();
+        if ty.is_scalar() {
+            continue;
+        }
+        let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).collect();
+        let place = explicit(&a.name()).unwrap_or_else(|| {
+            // The coverage at the innermost partitioned loop around every use.
+            let scope = plo
+                .iter()
+                .filter(|(_, body, _)| uses.iter().all(|u| body.contains(u)))
+                .min_by_key(|(_, body, _)| body.len())
+                .map_or(Levels::NONE, |(h, _, _)| cov(*h));
+            let finer = uses.iter().any(|&u| {
+                let c = cov(u);
+                (c.worker && !scope.worker) || (c.vector && !scope.vector)
+            });
+            placement(scope, finer)
+        });
+        let copies = match place {
+            Placement::PerThread => continue,
+            Placement::PerGang => 1,
+            Placement::PerWorker => WORKER_COPIES,
+        };
+        shared_bytes += ty.store_size(m) * copies;
+        if shared_bytes > SHARED_LIMIT {
+            return Err(AccError::unsupported(
+                loc,
+                format!("gang- or worker-private arrays of more than {} KiB in one compute region (they are kept in shared memory)", SHARED_LIMIT / 1024),
+            ));
+        }
+        placed.per_worker |= place == Placement::PerWorker;
+        placed.shared = true;
+        move_to_shared(m, a, place);
+    }
+    Ok(placed)
+}
+
+/// Blocks of the instructions that use `a`, through address computations.
+fn use_blocks(a: Value) -> HashSet<Block> {
+    let mut out = HashSet::new();
+    let mut work = vec![a];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in v.users() {
+            if !u.is_instruction() {
+                continue;
+            }
+            if is_lifetime_marker(u) {
+                continue;
+            }
+            out.insert(u.parent_block());
+            if matches!(u.opcode(), Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast | Opcode::LLVMSelect | Opcode::LLVMPHI)) {
+                work.push(u);
+            }
+        }
+    }
+    out
+}
+
+fn is_lifetime_marker(i: Value) -> bool {
+    i.called_name().is_some_and(|n| n.starts_with("llvm.lifetime."))
+}
+
+/// Replaces alloca `a` by a shared-memory copy (one, or one per worker).
+fn move_to_shared(m: Module, a: Value, place: Placement) {
+    let ctx = m.context();
+    let ty = a.allocated_type();
+    for u in a.users() {
+        if is_lifetime_marker(u) {
+            u.erase();
+        }
+    }
+    let (gty, per_worker) = match place {
+        Placement::PerWorker => (ctx.array_type(ty, WORKER_COPIES), true),
+        _ => (ty, false),
+    };
+    let g = m.add_global_in(gty, &format!("{}.shared", a.name()), 3);
+    g.set_initializer(gty.undef());
+    g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+    g.set_alignment(16);
+    let b = ctx.builder();
+    b.position_before(a);
+    let mut p = b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr());
+    if per_worker {
+        let w = devrt::id(m, &b, devrt::WORKER_ID);
+        p = b.gep(gty, p, &[ctx.i64().const_int(0), w], true);
+    }
+    a.replace_all_uses_with(p);
+    a.erase();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: Levels = Levels { gang: true, worker: false, vector: false };
+    const GW: Levels = Levels { gang: true, worker: true, vector: false };
+    const GWV: Levels = Levels { gang: true, worker: true, vector: true };
+
+    #[test]
+    fn arrays_shared_by_finer_lanes() {
+        // Used in a gang loop's body and its vector loops: one per gang.
+        assert_eq!(placement(G, true), Placement::PerGang);
+        assert_eq!(placement(Levels::NONE, true), Placement::PerGang);
+        // Used in a worker loop's body and its vector loop: one per worker.
+        assert_eq!(placement(GW, true), Placement::PerWorker);
+        // Used only inside one vector loop iteration, or only in single-mode code: per thread.
+        assert_eq!(placement(GWV, false), Placement::PerThread);
+        assert_eq!(placement(G, false), Placement::PerThread);
+    }
+
+    #[test]
+    fn explicit_clauses() {
+        assert_eq!(suffix_for(G), GANG_SUFFIX);
+        assert_eq!(suffix_for(GW), WORKER_SUFFIX);
+        assert_eq!(suffix_for(GWV), VECTOR_SUFFIX);
+        assert_eq!(explicit("tmp.acc.gang"), Some(Placement::PerGang));
+        assert_eq!(explicit("tmp.acc.vector"), Some(Placement::PerThread));
+        assert_eq!(explicit("tmp"), None);
+    }
+}
