@@ -26,12 +26,14 @@ pub fn clang() -> String {
     "/usr/lib/llvm-22/bin/clang".into()
 }
 
-/// Directory of `libacc_pass.so` and `libaccrt.a`: `$ACCC_LIBDIR`, else the directory of
-/// the real (canonicalized) accc executable.
+/// Directory of `libacc_pass.so`, `libaccrt.so` and `libaccrt.a`: `$ACCC_LIBDIR` (made
+/// absolute, since it also becomes the programs' rpath), else the directory of the real
+/// (canonicalized) accc executable.
 pub fn libdir() -> Result<PathBuf> {
     if let Some(d) = std::env::var_os("ACCC_LIBDIR") {
         if !d.is_empty() {
-            return Ok(PathBuf::from(d));
+            let d = PathBuf::from(d);
+            return Ok(std::path::absolute(&d).unwrap_or(d));
         }
     }
     let exe = std::env::current_exe()
@@ -56,8 +58,11 @@ pub fn plugin_path() -> Result<PathBuf> {
     require(libdir()?.join("libacc_pass.so"), "the acc-offload pass plugin libacc_pass.so")
 }
 
-pub fn runtime_path() -> Result<PathBuf> {
-    require(libdir()?.join("libaccrt.a"), "the OpenACC runtime libaccrt.a")
+/// The runtime the link step uses: `libaccrt.so` by default, `libaccrt.a` for
+/// `-static-libaccrt`.
+pub fn runtime_path(static_lib: bool) -> Result<PathBuf> {
+    let name = if static_lib { "libaccrt.a" } else { "libaccrt.so" };
+    require(libdir()?.join(name), &format!("the OpenACC runtime {}", name))
 }
 
 /// Shell-quotes one word for `-v` output.
@@ -176,15 +181,43 @@ pub fn compile(o: &Options, acc_i: &Path, out: &Path, kind: Output, save_prefix:
     Ok(s)
 }
 
-/// Step 5: link objects with the runtime.
+/// `-Wl,-rpath,<dir>` (two `-Xlinker` words when the directory holds a comma, which
+/// `-Wl,` would split on). No shell runs the link, so `$ORIGIN` reaches the linker as is.
+fn rpath(s: &mut Step, dir: &str) {
+    if dir.contains(',') {
+        s.args(["-Xlinker", "-rpath", "-Xlinker", dir]);
+    } else {
+        s.arg(format!("-Wl,-rpath,{}", dir));
+    }
+}
+
+/// Step 5: link objects with the runtime. By default the program needs `libaccrt.so`
+/// (`-L<libdir> -laccrt`) and finds it at run time through two rpaths: `<libdir>` (the
+/// build or install tree, for programs run where they were built) and `$ORIGIN` (a folder
+/// of executables carried elsewhere with libaccrt.so beside them). `-static-libaccrt`
+/// links `libaccrt.a` and the system libraries a Rust staticlib needs.
 pub fn link(o: &Options, objects: &[String], out: &str) -> Result<Step> {
+    Ok(link_with(o, objects, out, &runtime_path(o.static_libaccrt)?))
+}
+
+/// [`link`] with the runtime library `rt` already found.
+fn link_with(o: &Options, objects: &[String], out: &str, rt: &Path) -> Step {
     let mut s = Step::new(&clang());
     s.args(objects.iter().cloned()).arg("-o").arg(out);
     s.args(o.debug.iter().cloned());
     s.args(o.link.iter().cloned());
-    s.arg(runtime_path()?.to_string_lossy());
-    s.args(["-lpthread", "-ldl", "-lm", "-lrt"]);
-    Ok(s)
+    if o.static_libaccrt {
+        s.arg(rt.to_string_lossy());
+        s.args(["-lpthread", "-ldl", "-lm", "-lrt"]);
+    } else {
+        let dir = rt.parent().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+        s.arg(format!("-L{}", dir)).arg("-laccrt");
+        rpath(&mut s, &dir);
+        rpath(&mut s, "$ORIGIN");
+        // Programs that call libm on the host got it implicitly before; keep that.
+        s.arg("-lm");
+    }
+    s
 }
 
 #[cfg(test)]
@@ -218,6 +251,26 @@ mod tests {
         assert!(c.args.iter().all(|a| !a.starts_with("-fpass-plugin")));
         assert!(c.env.is_empty());
         assert!(c.display().contains("-x cpp-output -S -emit-llvm -O1 -g"));
+    }
+
+    #[test]
+    fn link_shared_by_default_static_on_request() {
+        let d = "/opt/accc/lib";
+        let so = Path::new("/opt/accc/lib/libaccrt.so");
+        let l = link_with(&opts("a.o -lfoo -o prog"), &["a.o".into()], "prog", so);
+        let rest: Vec<String> = vec![format!("-L{d}"), "-laccrt".into(), format!("-Wl,-rpath,{d}"), "-Wl,-rpath,$ORIGIN".into(), "-lm".into()];
+        assert_eq!(l.args[..4], ["a.o", "-o", "prog", "-lfoo"]);
+        assert_eq!(l.args[4..], rest[..]);
+        assert!(l.display().ends_with("'-Wl,-rpath,$ORIGIN' -lm"));
+
+        let a = Path::new("/opt/accc/lib/libaccrt.a");
+        let l = link_with(&opts("a.o -static-libaccrt -o prog"), &["a.o".into()], "prog", a);
+        assert_eq!(l.args[3..], [format!("{d}/libaccrt.a"), "-lpthread".into(), "-ldl".into(), "-lm".into(), "-lrt".into()]);
+        assert!(l.args.iter().all(|a| !a.contains("rpath")));
+
+        let mut s = Step::new("clang");
+        rpath(&mut s, "/a,b");
+        assert_eq!(s.args, ["-Xlinker", "-rpath", "-Xlinker", "/a,b"]);
     }
 
     #[test]

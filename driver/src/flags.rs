@@ -56,6 +56,8 @@ pub struct Options {
     pub asm: Vec<String>,
     /// `-l -L -Wl, -shared -static ...` in command-line order.
     pub link: Vec<String>,
+    /// `-static-libaccrt`: link `libaccrt.a` instead of `-laccrt` (`libaccrt.so`).
+    pub static_libaccrt: bool,
     pub gpu_arch: String,
     pub save_temps: bool,
     pub verbose: bool,
@@ -132,6 +134,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
         warn: vec![],
         asm: vec![],
         link: vec![],
+        static_libaccrt: false,
         gpu_arch: DEFAULT_GPU_ARCH.to_string(),
         save_temps: false,
         verbose: false,
@@ -171,6 +174,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
             "--help" | "-help" | "-h" => o.action = Action::Help,
             "-acc" | "-fopenacc" | "-acc=gpu" => {}
             "-save-temps" | "-save-temps=cwd" | "-save-temps=obj" => o.save_temps = true,
+            "-static-libaccrt" => o.static_libaccrt = true,
             "-o" => o.output = Some(args.get(i).cloned().ok_or_else(|| missing("-o"))?).inspect(|_| i += 1),
             "-pthread" => {
                 o.lang.push(a.into());
@@ -282,14 +286,17 @@ USAGE: accc [options] file...
                       as for clang
   -l -L -Wl,... -shared -static -pthread
                       passed to the linker
+  -static-libaccrt    link the runtime statically (libaccrt.a); by default programs
+                      use libaccrt.so, found through an rpath to accc's directory and
+                      $ORIGIN (a folder of executables can carry it beside them)
   --gpu-arch=sm_XX    GPU architecture (default sm_90); NVHPC's -gpu=ccXX is accepted too
   -acc, -fopenacc     accepted; OpenACC is always on
   -save-temps         keep <stem>.i, <stem>.acc.i, <stem>.acc.ll and the pass's device files
   -v                  print each command before running it
   --version, --help
 
-ENVIRONMENT: ACCC_LIBDIR overrides the directory of libacc_pass.so and libaccrt.a
-(default: the directory of the accc executable).
+ENVIRONMENT: ACCC_LIBDIR overrides the directory of libacc_pass.so, libaccrt.so and
+libaccrt.a (default: the directory of the accc executable).
 ";
 
 #[cfg(test)]
@@ -323,6 +330,8 @@ mod tests {
             vec![Input::Linker("a.o".into()), Input::C("b.c".into()), Input::Linker("libx.a".into())]
         );
         assert_eq!(o.link, vec!["-lm", "-L/opt/lib", "-Wl,-rpath,/x", "-pthread"]);
+        assert!(!o.static_libaccrt);
+        assert!(p("a.c -static-libaccrt").unwrap().static_libaccrt);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! Per C input: validate with clang (the user's diagnostics) → preprocess (`clang -E`) →
 //! rewrite every `#pragma acc` into `__acc_*` marker calls (docs/ir-contract.md) →
 //! compile the rewritten text with the `acc-offload` pass plugin (or, for `-emit-llvm`,
-//! without it, giving the contract IR). Then link the objects with the runtime `libaccrt.a`.
+//! without it, giving the contract IR). Then link the objects with the runtime (`libaccrt.so`,
+//! or `libaccrt.a` with `-static-libaccrt`).
 
 mod compile;
 mod error;

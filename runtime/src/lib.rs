@@ -1,4 +1,5 @@
-//! `accrt`: the host runtime of accc (`libaccrt.a`), linked into every compiled program.
+//! `accrt`: the host runtime of accc, linked into every compiled program (`libaccrt.so` by
+//! default, `libaccrt.a` with `accc -static-libaccrt`).
 //!
 //! This file holds the C ABI of `docs/runtime-abi.md` (also `include/accrt.h`); each entry
 //! point only converts its arguments and runs inside [`diag::guard`]. The work is done by:
