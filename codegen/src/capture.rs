@@ -79,7 +79,7 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
             }
             let copy_kind = if f.default_present { DataKind::Present } else { DataKind::Copy };
             match (scalar, f.compute) {
-                (true, ComputeKind::Kernels) if f.written => Ok(Passing::Implicit(DataKind::Copy)),
+                (true, k) if k.has_kernels_data_rules() && f.written => Ok(Passing::Implicit(DataKind::Copy)),
                 (true, _) => Ok(Passing::FirstPrivate),
                 (false, _) => Ok(Passing::Implicit(copy_kind)),
             }

@@ -19,6 +19,20 @@ pub enum ComputeKind {
     Parallel,
     Kernels,
     Serial,
+    /// A stretch of a `kernels` construct outside its loop nests (kernels.rs): runs on one
+    /// thread, with the data rules of `kernels`.
+    KernelsSequential,
+}
+
+impl ComputeKind {
+    /// Every loop runs sequentially and the launch is one thread.
+    pub fn is_sequential(self) -> bool {
+        matches!(self, ComputeKind::Serial | ComputeKind::KernelsSequential)
+    }
+    /// Implicit data attributes follow `kernels` (a scalar the region writes is copied).
+    pub fn has_kernels_data_rules(self) -> bool {
+        matches!(self, ComputeKind::Kernels | ComputeKind::KernelsSequential)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -168,10 +168,17 @@ fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan:
         .unwrap_or_else(|| i64t.const_int(plan.shape.num_workers as u64));
     let vector = clause(&|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None })
         .unwrap_or_else(|| i64t.const_int(plan.shape.vector_length as u64));
-    let serial = plan.shape.vector_length == 1 && plan.shape.num_workers == 1 && matches!(d.kind, crate::contract::DirectiveKind::Compute { kind: crate::contract::ComputeKind::Serial, .. });
-    let gangs = if serial {
+    let compute = match d.kind {
+        crate::contract::DirectiveKind::Compute { kind, .. } => kind,
+        _ => crate::contract::ComputeKind::Parallel,
+    };
+    let num_gangs = clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None });
+    // One gang runs a serial region, and a kernels region without a gang loop: its code
+    // outside loops must run once.
+    let no_gang_loop = compute.has_kernels_data_rules() && num_gangs.is_none() && !plan.loops.iter().any(|(_, l)| l.gang);
+    let gangs = if compute.is_sequential() || no_gang_loop {
         i64t.const_int(1)
-    } else if let Some(g) = clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None }) {
+    } else if let Some(g) = num_gangs {
         g
     } else {
         plan.gang_trip

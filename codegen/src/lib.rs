@@ -27,6 +27,7 @@ pub mod expr;
 pub mod guard;
 pub mod host_stub;
 pub mod ir;
+pub mod kernels;
 pub mod loops;
 pub mod mapping;
 pub mod options;
@@ -71,6 +72,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         contract::erase_markers(m);
         return Ok(had_markers);
     }
+    let directives = kernels::split(m, directives)?;
     // Enclosing data regions, decided before outlining changes the control flow.
     let mut cfgs: HashMap<ir::Value, cfg::FunctionCfg> = HashMap::new();
     let enclosing: Vec<Vec<(DataKind, Var)>> = directives

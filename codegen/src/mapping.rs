@@ -88,7 +88,7 @@ pub enum MappingError {
 pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Levels>, MappingError> {
     let n = loops.len();
     let assignable = |i: usize| match loops[i].kind {
-        LoopKind::Independent => compute != ComputeKind::Serial,
+        LoopKind::Independent => !compute.is_sequential(),
         LoopKind::Unspecified => compute == ComputeKind::Parallel,
         _ => false,
     };
@@ -112,7 +112,7 @@ pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Lev
     for i in 0..n {
         let outer = enclosing(i, loops, &out);
         let levels = match loops[i].kind {
-            LoopKind::Explicit(_) if compute == ComputeKind::Serial => Levels::NONE,
+            LoopKind::Explicit(_) if compute.is_sequential() => Levels::NONE,
             LoopKind::Explicit(l) => l,
             _ if assignable(i) => {
                 let inner = below(i, loops);
@@ -215,7 +215,7 @@ pub struct LaunchShape {
 }
 
 pub fn default_shape(compute: ComputeKind, used: &[Levels]) -> LaunchShape {
-    if compute == ComputeKind::Serial {
+    if compute.is_sequential() {
         return LaunchShape { num_workers: 1, vector_length: 1 };
     }
     let worker = used.iter().any(|l| l.worker);

@@ -1,0 +1,137 @@
+//! Splits each `kernels` construct into compute regions that run one after another.
+//!
+//! Expects: the verified directives of the module (contract.rs), before outlining. A
+//! `kernels` construct (not `kernels loop`) whose body has top-level loop directives (not
+//! inside another loop directive, and executed whenever the body is: their begin post-
+//! dominates the body's entry) becomes, in program order, one compute region per top-level
+//! loop nest (`kernels loop` with the loop's clauses) and one `KernelsSequential` region per
+//! stretch of code between them that does anything (runs once, on one thread; loops in it
+//! run sequentially). Each region is a separate launch, so the second nest sees every write
+//! of the first, as one launch per loop nest does in other OpenACC compilers. The construct
+//! itself becomes a `data` region with its data clauses, so the arrays stay on the device
+//! between the launches; its other clauses (`if`, `default`, launch sizes) go to every part.
+//! Produces: the new directive list, with begin/end markers inserted for the stretches.
+//! Does not analyse dependences: a loop nest without `independent` (or gang/worker/vector)
+//! still runs sequentially on one thread.
+
+use crate::cfg::FunctionCfg;
+use crate::contract::{self, Clause, ComputeKind, Directive, DirectiveKind};
+use crate::error::Result;
+use crate::guard::touches_shared_state;
+use crate::ir::{Block, Module, Opcode, Value};
+use std::collections::HashSet;
+
+pub fn split(m: Module, directives: Vec<Directive>) -> Result<Vec<Directive>> {
+    let mut next_id = directives.iter().map(|d| d.id).max().unwrap_or(0) + 1;
+    let mut out = Vec::new();
+    let mut absorbed: HashSet<u32> = HashSet::new();
+    for d in &directives {
+        if absorbed.contains(&d.id) {
+            continue;
+        }
+        if d.kind != (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: false }) {
+            out.push(d.clone());
+            continue;
+        }
+        let cfg = FunctionCfg::new(d.function);
+        let body_start = d.last_header_call();
+        let inside = |o: &Directive, outer: (Value, Value)| contract::encloses(&cfg, outer, (o.begin, o.end));
+        let loops: Vec<&Directive> = directives.iter().filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function && inside(o, (d.begin, d.end))).collect();
+        let top: Vec<&Directive> = loops
+            .iter()
+            .copied()
+            .filter(|l| !loops.iter().any(|o| o.id != l.id && inside(l, (o.begin, o.end))))
+            .filter(|l| cfg.post_dominates_inst(l.begin, body_start))
+            .collect();
+        if top.is_empty() {
+            out.push(d.clone());
+            continue;
+        }
+        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..))).cloned().collect();
+        let data_clauses: Vec<Clause> = d.clauses.iter().filter(|c| matches!(c, Clause::Data(..) | Clause::If(_))).cloned().collect();
+        out.push(Directive { kind: DirectiveKind::Data, name: "data".into(), clauses: data_clauses, ..d.clone() });
+        let mut from = body_start;
+        for l in &top {
+            if let Some(s) = stretch(m, d, from, l.begin, &shared, &mut next_id) {
+                out.push(s);
+            }
+            absorbed.insert(l.id);
+            let mut clauses = l.clauses.clone();
+            clauses.extend(shared.iter().cloned());
+            out.push(Directive {
+                kind: DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true },
+                name: "kernels loop".into(),
+                clauses,
+                ..(*l).clone()
+            });
+            from = l.end;
+        }
+        if let Some(s) = stretch(m, d, from, d.end, &shared, &mut next_id) {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+/// The code after `from` up to `to`, as a sequential region, when it does anything.
+fn stretch(m: Module, d: &Directive, from: Value, to: Value, clauses: &[Clause], next_id: &mut u32) -> Option<Directive> {
+    let start = from.next_instruction().expect("a marker is never a terminator");
+    if !does_anything(start, to) {
+        return None;
+    }
+    let ctx = m.context();
+    let (i32t, ptr) = (ctx.i32(), ctx.ptr());
+    let begin_fn = m.get_or_add_function(contract::BEGIN, ctx.fn_type(ctx.void(), &[i32t, ptr, ptr, i32t, i32t], false));
+    let end_fn = m.get_or_add_function(contract::END, ctx.fn_type(ctx.void(), &[i32t], false));
+    let id = *next_id;
+    *next_id += 1;
+    let idv = i32t.const_int(u64::from(id));
+    let b = ctx.builder();
+    b.position_before(start);
+    let begin = b.call(begin_fn, &[idv, ptr.const_null(), ptr.const_null(), i32t.const_int(u64::from(d.loc.line)), i32t.const_int(u64::from(d.loc.col))], "");
+    b.position_before(to);
+    let end = b.call(end_fn, &[idv], "");
+    Some(Directive {
+        id,
+        kind: DirectiveKind::Compute { kind: ComputeKind::KernelsSequential, combined_loop: false },
+        name: "kernels".into(),
+        clauses: clauses.to_vec(),
+        begin,
+        end,
+        clause_calls: Vec::new(),
+        ..d.clone()
+    })
+}
+
+/// Whether code from `start` to `to` has an effect: a store, an atomic or a call (markers
+/// and intrinsics without memory effects aside). In the host function every variable is
+/// memory, so loads and pure arithmetic alone do nothing the program can see.
+fn does_anything(start: Value, to: Value) -> bool {
+    let mut seen: HashSet<Block> = HashSet::new();
+    let mut work = vec![start];
+    while let Some(first) = work.pop() {
+        let mut cur = Some(first);
+        while let Some(i) = cur {
+            if i == to {
+                break;
+            }
+            let effect = match i.opcode() {
+                Some(Opcode::LLVMStore | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
+                Some(Opcode::LLVMCall) => !i.called_name().is_some_and(|n| n.starts_with("__acc_")) && touches_shared_state(i),
+                _ => false,
+            };
+            if effect {
+                return true;
+            }
+            if i.next_instruction().is_none() {
+                for s in i.parent_block().successors() {
+                    if seen.insert(s) {
+                        work.push(s.first_instruction().expect("blocks are not empty"));
+                    }
+                }
+            }
+            cur = i.next_instruction();
+        }
+    }
+    false
+}
