@@ -349,3 +349,43 @@ fn rewrite_group(m: Module, first: Value, last: Value, scope: Scope, pre_sync: b
         v.replace_uses_where(loaded, |u| u.is_instruction() && u.parent_block() != group);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes() {
+        let l = |worker, vector| Levels { gang: true, worker, vector };
+        assert_eq!(mode_of(l(true, true)), Mode::Partitioned);
+        assert_eq!(mode_of(l(true, false)), Mode::VectorSingle);
+        assert_eq!(mode_of(l(false, false)), Mode::WorkerSingle);
+        assert_eq!(mode_of(Levels::NONE), Mode::WorkerSingle);
+    }
+
+    // 0: loop exit -> 1 -> 2 (back to an enclosing header 3) ; 1 -> 4 -> 5
+    fn graph() -> Vec<Vec<usize>> {
+        vec![vec![1], vec![2, 4], vec![3], vec![], vec![5], vec![]]
+    }
+
+    #[test]
+    fn exit_sync_only_when_an_access_follows_before_a_sync() {
+        let g = graph();
+        let none = |_: usize| false;
+        let quiet = |_: usize| Event::Nothing;
+        assert!(!exit_needs_sync(&g, 0, &none, &quiet), "nothing follows: no sync");
+        let access_at_5 = |n: usize| if n == 5 { Event::Access } else { Event::Nothing };
+        assert!(exit_needs_sync(&g, 0, &none, &access_at_5));
+        // A sync on the way covers it.
+        let sync_at_4 = |n: usize| match n {
+            4 => Event::Sync,
+            5 => Event::Access,
+            _ => Event::Nothing,
+        };
+        assert!(!exit_needs_sync(&g, 0, &none, &sync_at_4));
+        // Accesses past the enclosing loop's header (its next iteration) do not count.
+        let access_at_3 = |n: usize| if n == 3 { Event::Access } else { Event::Nothing };
+        assert!(!exit_needs_sync(&g, 0, &|n| n == 3, &access_at_3));
+        assert!(exit_needs_sync(&g, 0, &none, &access_at_3));
+    }
+}
