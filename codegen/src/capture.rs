@@ -5,7 +5,9 @@
 //! `parallel`/`serial`; in `kernels` a scalar the region writes is `copy`; arrays and
 //! structs are `copy` (or `present` under `default(present)`); variables named in a data
 //! clause are used where the clause put them. C scoping gives one more rule: storage that is
-//! only used inside the region was declared inside it and is simply private.
+//! only used inside the region, its lifetime markers included (accc makes Clang emit them at
+//! every -O level), was declared inside it and is simply private; an array declared at
+//! function scope and used only in the region is mapped like any other (§2.6.2).
 
 use crate::contract::{ComputeKind, DataKind};
 

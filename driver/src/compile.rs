@@ -168,6 +168,11 @@ pub fn compile(o: &Options, acc_i: &Path, out: &Path, kind: Output, save_prefix:
         Output::IrBitcode => s.arg("-c").arg("-emit-llvm"),
     };
     s.args(o.opt.iter().cloned()).args(o.debug.iter().cloned());
+    // Lifetime markers at every -O level (Clang emits them only when optimising, or for this
+    // sanitizer option, which alone instruments nothing): they tell the pass where each
+    // local is declared, so an array declared at function scope and used only in a compute
+    // region is mapped (OpenACC 3.3 §2.6.2) instead of made private.
+    s.arg("-Xclang").arg("-fsanitize-address-use-after-scope");
     s.args(o.lang.iter().cloned()).args(o.asm.iter().cloned());
     s.arg("-w").arg("-Qunused-arguments").arg("-fno-discard-value-names");
     if matches!(kind, Output::Object | Output::Assembly) {
