@@ -83,8 +83,11 @@ fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, out: &str, ki
 
     let prefix = if o.save_temps { save_dir.join(&st).to_string_lossy().into_owned() } else { String::new() };
     if o.save_temps && kind != Output::IrText {
+        // The contract IR exactly as the pass receives it (pipeline start): no LLVM passes.
         let ll = save_dir.join(format!("{st}.acc.ll"));
-        compile::compile(o, &acc_i_path, &ll, Output::IrText, "")?.run(o.verbose)?;
+        let mut dump = compile::compile(o, &acc_i_path, &ll, Output::IrText, "")?;
+        dump.arg("-Xclang").arg("-disable-llvm-passes");
+        dump.run(o.verbose)?;
     }
     compile::compile(o, &acc_i_path, Path::new(out), kind, &prefix)?.run(o.verbose)
 }

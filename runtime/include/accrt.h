@@ -20,7 +20,14 @@ typedef struct accrt_kernel {
   const char *function;    /* host function that held the region, for ACC_NOTIFY */
   const char *loc;         /* "file:line:col" of the compute construct */
   void *cache;             /* runtime-owned, starts null: the loaded CUfunction */
+  void (*emulator_entry)(void **args); /* the kernel's host copy, for ACC_DEVICE_TYPE=emulator */
+  uint64_t flags;          /* ACCRT_KERNEL_* */
 } accrt_kernel;
+
+/* accrt_kernel.flags: the kernel synchronises the lanes of a worker (or keeps per-worker
+ * arrays): it is launched with a vector length rounded up to a multiple of 32 and at most
+ * 15 workers (docs/device-runtime.md). */
+#define ACCRT_KERNEL_WORKER_SYNC 1u
 
 /* Data clause kinds (the `kind` argument). */
 enum {
