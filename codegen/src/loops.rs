@@ -151,7 +151,8 @@ fn hoist_if_needed(v: Value, header: Block, preheader: Block, blocks: &HashSet<B
     }
     match v.opcode() {
         Some(Opcode::LLVMLoad | Opcode::LLVMGetElementPtr | Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc
-        | Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMShl
+        | Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMSRem
+        | Opcode::LLVMURem | Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor | Opcode::LLVMShl
         | Opcode::LLVMLShr | Opcode::LLVMAShr) => {}
         _ => return None,
     }
