@@ -16,7 +16,10 @@ static void sweep_ref(const int *u, int *v, int n) {
 
 int main(void) {
   int n = 10007, sweeps = 7;
-  int *a = e2e_alloc(sizeof(int) * n), *b = e2e_alloc(sizeof(int) * n);
+  /* Both buffers in one host block with a gap between them, so that the host distance
+   * between them has nothing to do with the distance between their device copies. */
+  int *block = e2e_alloc(sizeof(int) * 3 * n);
+  int *a = block, *b = block + 2 * n;
   int *ra = e2e_alloc(sizeof(int) * n), *rb = e2e_alloc(sizeof(int) * n);
   for (int i = 0; i < n; i++) {
     a[i] = ra[i] = (i * 37) % 101;
@@ -97,6 +100,6 @@ int main(void) {
       break;
     }
   }
-  free(a), free(b), free(ra), free(rb), free(p), free(q), free(rp), free(rq);
+  free(block), free(ra), free(rb), free(p), free(q), free(rp), free(rq);
   return e2e_finish();
 }
