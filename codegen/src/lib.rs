@@ -21,6 +21,7 @@ pub mod data;
 pub mod device;
 pub mod error;
 pub mod expr;
+pub mod globals;
 pub mod guard;
 pub mod host_stub;
 pub mod ir;

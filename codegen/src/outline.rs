@@ -18,7 +18,7 @@ use crate::ir::{const_expr_as_instruction, Block, Context, Module, Value};
 use crate::liveness::{self, Access};
 use crate::loops::find_bound_loop;
 use llvm_sys::LLVMLinkage;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One parameter of the outlined function (Private captures have no parameter).
 #[derive(Clone, Debug)]
@@ -276,19 +276,28 @@ fn check_single_exit(d: &Directive, region: &[Block], exit: Block) -> Result<()>
 }
 
 /// Rewrites constant expressions that refer to writable globals (`gep (@a, 0, 3)`) as
-/// instructions, so the global becomes an ordinary captured operand.
+/// instructions, so the global becomes an ordinary captured operand. A phi's incoming
+/// constant (`c ? &g[1] : &g[2]`) is rebuilt at the end of its incoming block (once per
+/// block, as a phi needs one value per predecessor); left alone, the kernel would read
+/// the device module's own copy of the global.
 fn expand_global_const_exprs(region: &[Block]) {
+    let mut at_end: HashMap<(Block, Value), Value> = HashMap::new();
     for b in region {
         for i in b.instructions() {
-            if i.is_phi() {
-                continue;
-            }
             for k in 0..i.num_operands() {
                 let op = i.operand(k);
-                if op.is_const_expr() && mentions_writable_global(op) {
-                    let new = const_expr_as_instruction(op, i);
-                    i.set_operand(k, new);
+                if !(op.is_const_expr() && mentions_writable_global(op)) {
+                    continue;
                 }
+                let new = if i.is_phi() {
+                    let from = i.incoming()[k as usize].1;
+                    *at_end.entry((from, op)).or_insert_with(|| {
+                        const_expr_as_instruction(op, from.terminator().expect("verified IR has terminators"))
+                    })
+                } else {
+                    const_expr_as_instruction(op, i)
+                };
+                i.set_operand(k, new);
             }
         }
     }
