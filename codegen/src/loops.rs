@@ -4,8 +4,10 @@
 //! Expects: a function in SSA form (after `sroa`) with the directive's `__acc_begin`/
 //! `__acc_end` markers still in place. Produces: a `CountedLoop` (header, latch, preheader,
 //! induction phi, init/step/bound and the continue predicate) and, on request, i64 IR that
-//! computes the trip count in the preheader. Does not change the loop itself (partition.rs
-//! does).
+//! computes the trip count in the preheader. The IV may be narrower than `int` (C compares
+//! and steps `short`/`char` IVs promoted to `int`); a subtracted run-time step and a bound
+//! computed in the header are computed in the preheader. Does not change the loop itself
+//! (partition.rs does).
 
 use crate::cfg::{tree_dominates, FunctionCfg, NaturalLoop};
 use crate::error::{AccError, Loc, Result};

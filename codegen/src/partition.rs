@@ -7,7 +7,9 @@
 //! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
-//! product of their trip counts. Sequential loops are left alone. Code between loops runs
+//! product of their trip counts, computed before the nest: an inner loop's init, bound and
+//! step must not depend on what varies in the outer loops (computations clang placed inside
+//! them are copied before the nest). Sequential loops are left alone. Code between loops runs
 //! on every thread; making its side effects single-lane is `guard`'s job.
 
 use crate::cfg::FunctionCfg;
