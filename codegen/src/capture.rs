@@ -7,7 +7,12 @@
 //! clause are used where the clause put them. C scoping gives one more rule: storage that is
 //! only used inside the region, its lifetime markers included (accc makes Clang emit them at
 //! every -O level), was declared inside it and is simply private; an array declared at
-//! function scope and used only in the region is mapped like any other (§2.6.2).
+//! function scope and used only in the region is mapped like any other (§2.6.2). The loop
+//! variable of a loop associated with a loop construct is predetermined private (§2.6.1),
+//! even when declared before the region (`int idx; ... for (idx = 0; ...)`). And a scalar
+//! a `kernels` region writes, whose value neither flows in nor out of the region
+//! (liveness.rs), is private to each thread instead of one shared `copy` cell: no correct
+//! program can tell the difference, and threads no longer race on it.
 
 use crate::contract::{ComputeKind, DataKind};
 
@@ -33,6 +38,12 @@ pub struct CaptureFacts {
     pub region_local: bool,
     /// The region stores to it (or lets a call do so).
     pub written: bool,
+    /// The loop variable of a loop associated with a loop construct in the region.
+    pub loop_variable: bool,
+    /// The region may read the value it has on entry (unknown: true).
+    pub live_in: bool,
+    /// The host may read the value the region leaves in it (unknown: true).
+    pub live_out: bool,
     pub default_present: bool,
     pub default_none: bool,
 }
@@ -76,12 +87,17 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
             if f.in_data_clause {
                 return Ok(Passing::Translate);
             }
+            if f.loop_variable && scalar {
+                // Predetermined private; a loop without an init keeps the value it starts from.
+                return Ok(if f.live_in { Passing::FirstPrivate } else { Passing::Private });
+            }
             if f.default_none {
                 return Err(CaptureError::NeedsExplicitClause);
             }
             let copy_kind = if f.default_present { DataKind::Present } else { DataKind::Copy };
             match (scalar, f.compute) {
-                (true, k) if k.has_kernels_data_rules() && f.written => Ok(Passing::Implicit(DataKind::Copy)),
+                (true, k) if k.has_kernels_data_rules() && f.written && (f.live_in || f.live_out) => Ok(Passing::Implicit(DataKind::Copy)),
+                (true, k) if k.has_kernels_data_rules() && f.written => Ok(Passing::Private),
                 (true, _) => Ok(Passing::FirstPrivate),
                 (false, _) => Ok(Passing::Implicit(copy_kind)),
             }
@@ -102,9 +118,37 @@ mod tests {
             firstprivate_clause: false,
             region_local: false,
             written: false,
+            loop_variable: false,
+            live_in: true,
+            live_out: true,
             default_present: false,
             default_none: false,
         }
+    }
+
+    #[test]
+    fn loop_variables_are_private() {
+        for compute in [ComputeKind::Parallel, ComputeKind::Kernels, ComputeKind::Serial] {
+            let iv = CaptureFacts { loop_variable: true, written: true, live_in: false, ..var(true, compute) };
+            assert_eq!(classify(iv), Ok(Passing::Private));
+            // Even when the host reads it afterwards (it keeps its value there), or under
+            // default(none).
+            assert_eq!(classify(CaptureFacts { default_none: true, ..iv }), Ok(Passing::Private));
+            // A loop without an init starts from the variable's value.
+            assert_eq!(classify(CaptureFacts { live_in: true, ..iv }), Ok(Passing::FirstPrivate));
+        }
+        let mapped = CaptureFacts { loop_variable: true, in_data_clause: true, ..var(true, ComputeKind::Kernels) };
+        assert_eq!(classify(mapped), Ok(Passing::Translate));
+    }
+
+    #[test]
+    fn dead_kernels_temporaries_are_private() {
+        let t = CaptureFacts { written: true, live_in: false, live_out: false, ..var(true, ComputeKind::Kernels) };
+        assert_eq!(classify(t), Ok(Passing::Private));
+        assert_eq!(classify(CaptureFacts { live_out: true, ..t }), Ok(Passing::Implicit(DataKind::Copy)));
+        assert_eq!(classify(CaptureFacts { live_in: true, ..t }), Ok(Passing::Implicit(DataKind::Copy)));
+        // Arrays are not privatised by liveness (a store writes one element).
+        assert_eq!(classify(CaptureFacts { written: true, live_in: false, live_out: false, ..var(false, ComputeKind::Kernels) }), Ok(Passing::Implicit(DataKind::Copy)));
     }
 
     #[test]

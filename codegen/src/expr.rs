@@ -5,6 +5,14 @@
 //! constants, `extract` captures it as a plain `Expr` tree and the host stub re-emits it
 //! (`emit`) over the values it passes to the kernel. Anything else (loads, calls) is not
 //! extracted and the runtime picks the number of gangs.
+//!
+//! The host evaluates the expression at every launch, before the kernel runs, whereas the
+//! kernel evaluates it only where the program reaches the gang loop: a loop under
+//! `if (k)` inside the region (`for (i = 0; i < n / k; i++)`) divides on the device only
+//! when `k != 0`. So `emit` produces total arithmetic that never traps: a division or
+//! remainder by zero gives 0 and the one overflowing signed division (`MIN / -1`) divides
+//! by 1 (`host_division` is the reference semantics). The value is only a launch-size hint
+//! (kernels stride by the real launch size), so a loop not reached is harmless.
 
 use crate::ir::{Builder, Context, IntPred, Opcode, Value};
 
@@ -73,10 +81,7 @@ pub fn emit(e: &Expr, b: &Builder, ctx: Context, args: &[Value]) -> Option<Value
                 Opcode::LLVMAdd => b.add(x, y),
                 Opcode::LLVMSub => b.sub(x, y),
                 Opcode::LLVMMul => b.mul(x, y),
-                Opcode::LLVMSDiv => b.sdiv(x, y),
-                Opcode::LLVMUDiv => b.udiv(x, y),
-                Opcode::LLVMSRem => b.srem(x, y),
-                Opcode::LLVMURem => b.urem(x, y),
+                Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMSRem | Opcode::LLVMURem => emit_division(b, *op, x, y),
                 Opcode::LLVMAnd => b.and(x, y),
                 Opcode::LLVMOr => b.or(x, y),
                 _ => return None,
@@ -91,4 +96,69 @@ pub fn emit(e: &Expr, b: &Builder, ctx: Context, args: &[Value]) -> Option<Value
             b.select(cv, x, y)
         }
     })
+}
+
+/// `x op y` for a division or remainder, made total as `host_division` says: x86 traps on
+/// a zero divisor and on `MIN / -1`, which the program may never have evaluated.
+fn emit_division(b: &Builder, op: Opcode, x: Value, y: Value) -> Value {
+    let ty = x.ty();
+    let bits = ty.int_width();
+    let (zero, one) = (ty.const_int(0), ty.const_int(1));
+    let by_zero = b.icmp(IntPred::LLVMIntEQ, y, zero);
+    let signed = matches!(op, Opcode::LLVMSDiv | Opcode::LLVMSRem);
+    let bad = if signed {
+        let min = ty.const_int(1u64 << (bits - 1));
+        let minus_one = ty.const_int(u64::MAX);
+        let overflow = b.and(b.icmp(IntPred::LLVMIntEQ, x, min), b.icmp(IntPred::LLVMIntEQ, y, minus_one));
+        b.or(by_zero, overflow)
+    } else {
+        by_zero
+    };
+    let safe = b.select(bad, one, y);
+    let q = match op {
+        Opcode::LLVMSDiv => b.sdiv(x, safe),
+        Opcode::LLVMUDiv => b.udiv(x, safe),
+        Opcode::LLVMSRem => b.srem(x, safe),
+        _ => b.urem(x, safe),
+    };
+    b.select(by_zero, zero, q)
+}
+
+/// Reference semantics of a division or remainder as `emit` computes it on the host (on
+/// i64): by zero gives 0; `MIN / -1` gives `MIN` (and `MIN % -1` gives 0); else as in C.
+pub fn host_division(op: Opcode, x: i64, y: i64) -> i64 {
+    let unsigned = |f: fn(u64, u64) -> u64| f(x as u64, y as u64) as i64;
+    match (op, y) {
+        (_, 0) => 0,
+        (Opcode::LLVMSDiv, _) => x.wrapping_div(y),
+        (Opcode::LLVMSRem, _) => x.wrapping_rem(y),
+        (Opcode::LLVMUDiv, _) => unsigned(|a, b| a / b),
+        (Opcode::LLVMURem, _) => unsigned(|a, b| a % b),
+        _ => panic!("host_division of a non-division opcode {op:?}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_divisions_never_trap() {
+        assert_eq!(host_division(Opcode::LLVMSDiv, 101, 0), 0);
+        assert_eq!(host_division(Opcode::LLVMSRem, 101, 0), 0);
+        assert_eq!(host_division(Opcode::LLVMUDiv, 101, 0), 0);
+        assert_eq!(host_division(Opcode::LLVMURem, 101, 0), 0);
+        assert_eq!(host_division(Opcode::LLVMSDiv, i64::MIN, -1), i64::MIN);
+        assert_eq!(host_division(Opcode::LLVMSRem, i64::MIN, -1), 0);
+    }
+
+    #[test]
+    fn host_divisions_are_c_elsewhere() {
+        assert_eq!(host_division(Opcode::LLVMSDiv, 101, 3), 33);
+        assert_eq!(host_division(Opcode::LLVMSDiv, -101, 3), -33);
+        assert_eq!(host_division(Opcode::LLVMSRem, -101, 3), -2);
+        assert_eq!(host_division(Opcode::LLVMUDiv, -1, 2), i64::MAX);
+        assert_eq!(host_division(Opcode::LLVMURem, 7, 4), 3);
+        assert_eq!(host_division(Opcode::LLVMSDiv, i64::MIN, 1), i64::MIN);
+    }
 }

@@ -124,22 +124,17 @@ pub fn section(b: &Builder, ctx: Context, v: &Var) -> (Value, Value) {
     (addr, bytes)
 }
 
-/// The device address for host pointer `p`: through the data clause item it points into
-/// when there is one (so `y` works with `copy(y[5:10])`), else a plain present lookup.
+/// The device address for host pointer `p`, decided at launch time by its current value
+/// (`__accrt_translate`): a pointer reassigned on the host since its data clause was entered
+/// (`t = u; u = v; v = t;`) reaches the device copy of what it points to now. Only when it
+/// points into no present range is it placed relative to the data clause item it was named
+/// in (so `y` works with `copy(y[5:10])`); without such an item, a plain present lookup.
 fn translate(b: &Builder, ctx: Context, rt: &Runtime, c: &Capture, p: Value, loc: Value, text: Value) -> Value {
     match &c.via {
         Some((DataKind::DevicePtr, _)) => p,
         Some((_, var)) if !var.base.is_null() => {
             let (start, _) = section(b, ctx, var);
-            let d = b.call(rt.deviceptr, &[start, loc, text], "");
-            let i64t = ctx.i64();
-            let pi = b.cast(llvm_sys::LLVMOpcode::LLVMPtrToInt, p, i64t);
-            let si = b.cast(llvm_sys::LLVMOpcode::LLVMPtrToInt, start, i64t);
-            let delta = b.sub(pi, si);
-            // A null host pointer stays null.
-            let moved = b.gep_bytes(ctx, d, delta);
-            let is_null = b.icmp(IntPred::LLVMIntEQ, pi, i64t.const_int(0));
-            b.select(is_null, ctx.ptr().const_null(), moved)
+            b.call(rt.translate, &[p, start, loc, text], "")
         }
         _ => b.call(rt.deviceptr, &[p, loc, text], ""),
     }

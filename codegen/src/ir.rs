@@ -998,12 +998,33 @@ pub fn const_expr_as_instruction(ce: Value, before: Value) -> Value {
         c.builder()
     };
     b.position_before(before);
-    let ops = ce.operands();
-    match ce.opcode() {
-        Some(LLVMOpcode::LLVMGetElementPtr) => b.gep(ce.gep_source_type(), ops[0], &ops[1..], ce.is_in_bounds()),
-        Some(op) => b.cast(op, ops[0], ce.ty()),
-        None => ce,
+    let Some(op) = ce.opcode() else { return ce };
+    let mut ops = ce.operands();
+    // Nested expressions first (`gep (ptrtoint ...)`), so that every level is an instruction.
+    for o in ops.iter_mut() {
+        if o.is_const_expr() {
+            *o = const_expr_as_instruction(*o, before);
+        }
     }
+    // The builder folds all-constant operands straight back into a constant expression
+    // (a `gep` on a global stays a constant, and the global never becomes an operand of an
+    // instruction): build on a placeholder instruction, then put the real operand in.
+    // SAFETY: the builder is positioned; poison of the operand's first-class type.
+    let placeholder = Value(unsafe { LLVMBuildFreeze(b.0, LLVMGetPoison(LLVMTypeOf(ops[0].0)), c"".as_ptr()) });
+    use LLVMOpcode::*;
+    let inst = match op {
+        LLVMGetElementPtr => b.gep(ce.gep_source_type(), placeholder, &ops[1..], ce.is_in_bounds()),
+        LLVMTrunc | LLVMZExt | LLVMSExt | LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMAddrSpaceCast => b.cast(op, placeholder, ce.ty()),
+        // SAFETY: a binary opcode taken from the expression, operands of its types.
+        _ if ops.len() == 2 => Value(unsafe { LLVMBuildBinOp(b.0, op, placeholder.0, ops[1].0, c"".as_ptr()) }),
+        _ => {
+            placeholder.erase();
+            return ce;
+        }
+    };
+    inst.set_operand(0, ops[0]);
+    placeholder.erase();
+    inst
 }
 
 

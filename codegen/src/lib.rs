@@ -24,10 +24,12 @@ pub mod devrt;
 pub mod emulator;
 pub mod error;
 pub mod expr;
+pub mod globals;
 pub mod guard;
 pub mod host_stub;
 pub mod ir;
 pub mod kernels;
+pub mod liveness;
 pub mod loops;
 pub mod mapping;
 pub mod options;
@@ -73,19 +75,21 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         return Ok(had_markers);
     }
     let directives = kernels::split(m, directives)?;
-    // Enclosing data regions, decided before outlining changes the control flow.
+    // Enclosing data regions and nested loops, decided before outlining changes the control
+    // flow.
     let mut cfgs: HashMap<ir::Value, cfg::FunctionCfg> = HashMap::new();
-    let enclosing: Vec<Vec<(DataKind, Var)>> = directives
+    let nesting: Vec<(Vec<(DataKind, Var)>, Vec<Directive>)> = directives
         .iter()
         .map(|d| {
             let cfg = cfgs.entry(d.function).or_insert_with(|| cfg::FunctionCfg::new(d.function));
-            enclosing_data(d, &directives, cfg)
+            (enclosing_data(d, &directives, cfg), nested_loops(d, &directives, cfg))
         })
         .collect();
     let mut regions = Vec::new();
-    for (d, enc) in directives.iter().zip(&enclosing) {
+    for (d, (enc, loops)) in directives.iter().zip(&nesting) {
         if d.kind.is_compute() {
-            regions.push(outline::outline(m, d, enc)?);
+            let r = outline::outline(m, d, enc, loops, &regions)?;
+            regions.push(r);
         }
     }
     if !regions.is_empty() {
@@ -106,6 +110,18 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     contract::erase_markers(m);
     m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
     Ok(true)
+}
+
+/// The `loop` directives inside compute region `d`.
+fn nested_loops(d: &Directive, all: &[Directive], cfg: &cfg::FunctionCfg) -> Vec<Directive> {
+    if !d.kind.is_compute() {
+        return Vec::new();
+    }
+    all.iter()
+        .filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function)
+        .filter(|o| contract::encloses(cfg, (d.begin, d.end), (o.begin, o.end)))
+        .cloned()
+        .collect()
 }
 
 /// Data clause items of the `data` regions around `d` (same function).

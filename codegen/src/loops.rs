@@ -4,8 +4,10 @@
 //! Expects: a function in SSA form (after `sroa`) with the directive's `__acc_begin`/
 //! `__acc_end` markers still in place. Produces: a `CountedLoop` (header, latch, preheader,
 //! induction phi, init/step/bound and the continue predicate) and, on request, i64 IR that
-//! computes the trip count in the preheader. Does not change the loop itself (partition.rs
-//! does).
+//! computes the trip count in the preheader. The IV may be narrower than `int` (C compares
+//! and steps `short`/`char` IVs promoted to `int`); a subtracted run-time step and a bound
+//! computed in the header are computed in the preheader. Does not change the loop itself
+//! (partition.rs does).
 
 use crate::cfg::{tree_dominates, FunctionCfg, NaturalLoop};
 use crate::error::{AccError, Loc, Result};
@@ -28,6 +30,9 @@ pub struct CountedLoop {
     pub bound: Value,
     /// Predicate under which the loop continues, with the IV on the left.
     pub pred: IntPred,
+    /// The cast the condition applies to the IV before comparing it with `bound` (C
+    /// promotes `short`/`char` IVs to `int`: `sext`, or `zext` for unsigned ones).
+    pub cmp_cast: Option<Opcode>,
 }
 
 /// Finds the natural loop that the loop directive starting at `begin` binds to.
@@ -86,7 +91,7 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedL
     }
     let (a, b) = (cmp.operand(0), cmp.operand(1));
     let mut pred = cmp.icmp_predicate();
-    let (iv_side, bound) = if let Some(phi) = iv_phi(a, header) {
+    let ((iv_side, cmp_cast), bound) = if let Some(phi) = iv_phi(a, header) {
         (phi, b)
     } else if let Some(phi) = iv_phi(b, header) {
         pred = swap(pred);
@@ -109,31 +114,60 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedL
     let (Some(init), Some(next)) = (init, next) else {
         return Err(not_countable("the induction variable is not initialised before the loop"));
     };
-    let step = match next.opcode() {
-        Some(Opcode::LLVMAdd) if next.operand(0) == iv => next.operand(1),
-        Some(Opcode::LLVMAdd) if next.operand(1) == iv => next.operand(0),
-        Some(Opcode::LLVMSub) if next.operand(0) == iv => {
-            let b = next.parent_function().parent_module().context().builder();
-            b.position_before(latch.terminator().expect("latch has a terminator"));
-            let zero = next.ty().const_int(0);
-            b.sub(zero, next.operand(1))
-        }
-        _ => return Err(not_countable("the induction variable is not stepped by a constant or loop-invariant amount")),
+    let Some(StepOf { amount, negated }) = step_of(next, iv) else {
+        return Err(not_countable("the induction variable is not stepped by a constant or loop-invariant amount"));
     };
-    if !invariant(step, &blocks) {
+    if !invariant(amount, &blocks) {
         return Err(not_countable("the step changes inside the loop"));
     }
+    // `i -= s`: the step is -s, computed once before the loop (s is invariant).
+    let step = if negated {
+        let b = next.parent_function().parent_module().context().builder();
+        b.position_before(preheader.terminator().expect("preheader has a terminator"));
+        b.sub(amount.ty().const_int(0), amount)
+    } else {
+        amount
+    };
     let bound = hoist_if_needed(bound, header, preheader, &blocks).ok_or_else(|| not_countable("the bound changes inside the loop"))?;
-    Ok(CountedLoop { header, latch, preheader, exit, body_succ, blocks, iv, init, step, bound, pred })
+    Ok(CountedLoop { header, latch, preheader, exit, body_succ, blocks, iv, init, step, bound, pred, cmp_cast })
 }
 
-/// `v` is the header phi itself or a cast of it.
-fn iv_phi(v: Value, header: Block) -> Option<Value> {
-    let v = match v.opcode() {
-        Some(Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc) => v.operand(0),
-        _ => v,
+/// `v` is the header phi itself or a cast of it; returns the phi and the cast.
+fn iv_phi(v: Value, header: Block) -> Option<(Value, Option<Opcode>)> {
+    let (v, cast) = match v.opcode() {
+        Some(op @ (Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc)) => (v.operand(0), Some(op)),
+        _ => (v, None),
     };
-    (v.is_phi() && v.parent_block() == header).then_some(v)
+    (v.is_phi() && v.parent_block() == header).then_some((v, cast))
+}
+
+/// How the IV's next value `next` follows from the IV: `iv + amount`, or `iv - amount`
+/// (`negated`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct StepOf {
+    amount: Value,
+    negated: bool,
+}
+
+/// Recognises `iv + s`, `s + iv` and `iv - s`, also in the form C gives `short`/`char`
+/// IVs: the arithmetic in `int` on the extended IV, truncated back
+/// (`trunc(add(sext(iv), s))`). `i++` on them stays narrow (`add i16 %i, 1`).
+fn step_of(next: Value, iv: Value) -> Option<StepOf> {
+    let (arith, narrow) = match next.opcode() {
+        Some(Opcode::LLVMTrunc) => (next.operand(0), true),
+        _ => (next, false),
+    };
+    let is_iv = |v: Value| v == iv || (narrow && matches!(v.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && v.operand(0) == iv);
+    let (a, b) = match arith.opcode() {
+        Some(Opcode::LLVMAdd | Opcode::LLVMSub) => (arith.operand(0), arith.operand(1)),
+        _ => return None,
+    };
+    match arith.opcode() {
+        Some(Opcode::LLVMAdd) if is_iv(a) => Some(StepOf { amount: b, negated: false }),
+        Some(Opcode::LLVMAdd) if is_iv(b) => Some(StepOf { amount: a, negated: false }),
+        Some(Opcode::LLVMSub) if is_iv(a) => Some(StepOf { amount: b, negated: true }),
+        _ => None,
+    }
 }
 
 fn invariant(v: Value, blocks: &HashSet<Block>) -> bool {
@@ -151,7 +185,8 @@ fn hoist_if_needed(v: Value, header: Block, preheader: Block, blocks: &HashSet<B
     }
     match v.opcode() {
         Some(Opcode::LLVMLoad | Opcode::LLVMGetElementPtr | Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc
-        | Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMShl
+        | Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMSRem
+        | Opcode::LLVMURem | Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor | Opcode::LLVMShl
         | Opcode::LLVMLShr | Opcode::LLVMAShr) => {}
         _ => return None,
     }
@@ -259,7 +294,13 @@ pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) ->
     let rule = trip_rule(l.pred).ok_or_else(|| AccError::user(loc, "the loop condition '==' does not give a countable loop"))?;
     let signed = !matches!(rule, TripRule::Below { signed: false, .. } | TripRule::Above { signed: false, .. });
     let ext = |v: Value| if signed { b.sext_or_trunc(v, i64t) } else { b.zext_or_trunc(v, i64t) };
-    let (init, bound) = (ext(l.init), ext(l.bound));
+    // The condition compares the IV as cast to the bound's type (an `unsigned char` IV
+    // is zero-extended to `int`): the initial value is seen the same way.
+    let init = match l.cmp_cast {
+        Some(op) if l.init.ty().int_width() != l.bound.ty().int_width() => b.cast(op, l.init, l.bound.ty()),
+        _ => l.init,
+    };
+    let (init, bound) = (ext(init), ext(l.bound));
     let step = b.sext_or_trunc(l.step, i64t);
     let zero = i64t.const_int(0);
     let one = i64t.const_int(1);

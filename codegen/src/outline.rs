@@ -11,11 +11,14 @@
 //! device module does).
 
 use crate::capture::{classify, CaptureError, CaptureFacts, Passing, Storage};
+use crate::cfg::{FunctionCfg, NaturalLoop};
 use crate::contract::{Clause, ComputeKind, DataKind, Directive, DirectiveKind, Var};
-use crate::error::{AccError, Result};
+use crate::error::{AccError, Loc, Result};
 use crate::ir::{const_expr_as_instruction, Block, Context, Module, Value};
+use crate::liveness::{self, Access};
+use crate::loops::find_bound_loop;
 use llvm_sys::LLVMLinkage;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// One parameter of the outlined function (Private captures have no parameter).
 #[derive(Clone, Debug)]
@@ -41,8 +44,10 @@ pub struct Outlined {
     pub exit: Block,
 }
 
-/// Outlines `d`. `data_clauses` are the clause items of the enclosing data regions.
-pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> Result<Outlined> {
+/// Outlines `d`. `enclosing_data` are the clause items of the enclosing data regions,
+/// `loops` the loop directives inside the region, `earlier` the regions of the module
+/// outlined before this one (their headers read what they capture).
+pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loops: &[Directive], earlier: &[Outlined]) -> Result<Outlined> {
     let ctx = m.context();
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));
@@ -80,11 +85,15 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> 
     }));
     let default_none = d.has(|c| matches!(c, Clause::Default(s) if s == "none"));
     let default_present = d.has(|c| matches!(c, Clause::Default(s) if s == "present"));
+    let cfg = FunctionCfg::new(d.function);
+    let loop_vars = loop_variables(&cfg, d, loops);
+    let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
     let mut captures = Vec::new();
     for v in captured {
         let storage = storage_of(v);
         let region_local = !v.is_global_variable() && v.users().iter().all(|u| !u.is_instruction() || region.contains(&u.parent_block()));
+        let local = v.is_alloca() && liveness::address_is_private(v);
         let facts = CaptureFacts {
             storage,
             compute,
@@ -93,6 +102,9 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> 
             firstprivate_clause: d.has(|c| matches!(c, Clause::FirstPrivate(x) if strip(x.base) == v)),
             region_local,
             written: written_in(v, &region),
+            loop_variable: loop_vars.contains(&v),
+            live_in: !local || flow.live_in(v),
+            live_out: !local || flow.live_out(v),
             default_present,
             default_none,
         };
@@ -119,6 +131,110 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)]) -> 
     b.position_at_end(header);
     b.br(exit);
     Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit })
+}
+
+/// The region inside its host function, for the liveness of the variables it captures.
+struct Flow<'a> {
+    cfg: &'a FunctionCfg,
+    region: &'a [Block],
+    entry: Block,
+    exit: Block,
+    earlier: &'a [Outlined],
+}
+
+impl Flow<'_> {
+    /// First access to `x` per block; the header of a region outlined before reads what
+    /// that region captures (its launch stub will).
+    fn accesses(&self, x: Value) -> Vec<Access> {
+        self.cfg
+            .blocks
+            .iter()
+            .map(|b| match self.earlier.iter().find(|r| r.header == *b) {
+                Some(r) if r.captures.iter().any(|c| c.value == x && c.passing != Passing::Private) => Access::Read,
+                _ => liveness::block_access(*b, x),
+            })
+            .collect()
+    }
+
+    /// The region may read `x` before writing it.
+    fn live_in(&self, x: Value) -> bool {
+        let first = self.accesses(x);
+        let start = self.cfg.index[&self.entry];
+        let inside: HashSet<usize> = self.region.iter().map(|b| self.cfg.index[b]).collect();
+        liveness::read_before_write(&self.cfg.graph.succ, &first, start, first[start], &|n| !inside.contains(&n))
+    }
+
+    /// Something after the region may read the value it leaves in `x`.
+    fn live_out(&self, x: Value) -> bool {
+        let first = self.accesses(x);
+        let start = self.cfg.index[&self.exit];
+        liveness::read_before_write(&self.cfg.graph.succ, &first, start, first[start], &|_| false)
+    }
+}
+
+/// The variables (allocas) that are loop variables of loops associated with a loop
+/// construct in the region (the combined construct's loop, every `loop` directive's loop,
+/// and the loops they collapse): OpenACC 3.3 §2.6.1 makes them private. In memory form
+/// the loop's condition loads the variable and the loop stores to it.
+fn loop_variables(cfg: &FunctionCfg, d: &Directive, loops: &[Directive]) -> HashSet<Value> {
+    let collapse = |x: &Directive| x.clauses.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1);
+    let mut bound: Vec<(Value, Value, &Loc, u32)> = loops.iter().map(|l| (l.begin, l.end, &l.loc, collapse(l))).collect();
+    if let DirectiveKind::Compute { combined_loop: true, .. } = d.kind {
+        bound.push((d.begin, d.end, &d.loc, collapse(d)));
+    }
+    let all = cfg.loops();
+    let mut vars = HashSet::new();
+    for (begin, end, loc, n) in bound {
+        let Ok(mut l) = find_bound_loop(cfg, begin, end, loc) else { continue };
+        for level in 0..n {
+            if let Some(x) = loop_variable(cfg, &l) {
+                vars.insert(x);
+            }
+            if level + 1 == n {
+                break;
+            }
+            // The collapsed loop: the one outermost loop nested in this one.
+            let inner: Vec<&NaturalLoop> = all
+                .iter()
+                .filter(|o| o.header != l.header && l.body.contains(&o.header))
+                .filter(|o| !all.iter().any(|p| p.header != o.header && p.header != l.header && l.body.contains(&p.header) && p.body.contains(&o.header)))
+                .collect();
+            match inner.as_slice() {
+                [one] => l = (*one).clone(),
+                _ => break,
+            }
+        }
+    }
+    vars
+}
+
+/// The variable a loop counts with: loaded (maybe through a cast) in the header's
+/// condition and stored inside the loop.
+fn loop_variable(cfg: &FunctionCfg, l: &NaturalLoop) -> Option<Value> {
+    let t = cfg.blocks[l.header].terminator()?;
+    if !t.is_conditional_branch() {
+        return None;
+    }
+    let c = t.branch_condition();
+    if c.opcode() != Some(llvm_sys::LLVMOpcode::LLVMICmp) {
+        return None;
+    }
+    c.operands().into_iter().find_map(|op| {
+        let op = match op.opcode() {
+            Some(llvm_sys::LLVMOpcode::LLVMSExt | llvm_sys::LLVMOpcode::LLVMZExt | llvm_sys::LLVMOpcode::LLVMTrunc) => op.operand(0),
+            _ => op,
+        };
+        if op.opcode() != Some(llvm_sys::LLVMOpcode::LLVMLoad) || !op.operand(0).is_alloca() {
+            return None;
+        }
+        let x = op.operand(0);
+        let stepped = x.users().iter().any(|u| {
+            u.opcode() == Some(llvm_sys::LLVMOpcode::LLVMStore)
+                && u.operand(1) == x
+                && cfg.index.get(&u.parent_block()).is_some_and(|b| l.body.contains(b))
+        });
+        stepped.then_some(x)
+    })
 }
 
 /// Blocks reachable from `entry` without passing `exit`.
@@ -160,19 +276,28 @@ fn check_single_exit(d: &Directive, region: &[Block], exit: Block) -> Result<()>
 }
 
 /// Rewrites constant expressions that refer to writable globals (`gep (@a, 0, 3)`) as
-/// instructions, so the global becomes an ordinary captured operand.
+/// instructions, so the global becomes an ordinary captured operand. A phi's incoming
+/// constant (`c ? &g[1] : &g[2]`) is rebuilt at the end of its incoming block (once per
+/// block, as a phi needs one value per predecessor); left alone, the kernel would read
+/// the device module's own copy of the global.
 fn expand_global_const_exprs(region: &[Block]) {
+    let mut at_end: HashMap<(Block, Value), Value> = HashMap::new();
     for b in region {
         for i in b.instructions() {
-            if i.is_phi() {
-                continue;
-            }
             for k in 0..i.num_operands() {
                 let op = i.operand(k);
-                if op.is_const_expr() && mentions_writable_global(op) {
-                    let new = const_expr_as_instruction(op, i);
-                    i.set_operand(k, new);
+                if !(op.is_const_expr() && mentions_writable_global(op)) {
+                    continue;
                 }
+                let new = if i.is_phi() {
+                    let from = i.incoming()[k as usize].1;
+                    *at_end.entry((from, op)).or_insert_with(|| {
+                        const_expr_as_instruction(op, from.terminator().expect("verified IR has terminators"))
+                    })
+                } else {
+                    const_expr_as_instruction(op, i)
+                };
+                i.set_operand(k, new);
             }
         }
     }

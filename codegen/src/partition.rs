@@ -7,12 +7,15 @@
 //! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
-//! product of their trip counts. Sequential loops are left alone. Code between loops runs
+//! product of their trip counts, computed before the nest: an inner loop's init, bound and
+//! step must not depend on what varies in the outer loops (computations clang placed inside
+//! them are copied before the nest). Sequential loops are left alone. Code between loops runs
 //! on every thread; making its side effects single-lane is `guard`'s job.
 
 use crate::cfg::FunctionCfg;
 use crate::error::{AccError, Loc, Result};
-use crate::ir::{prune_phi, Builder, Context, IntPred, Module, Value};
+use crate::ir::{clone_instruction, insert_before, prune_phi, Block, Builder, Context, IntPred, Module, Opcode, Value};
+use std::collections::{HashMap, HashSet};
 use crate::loops::{analyse, emit_trip_count, find_bound_loop, CountedLoop};
 use crate::mapping::Levels;
 
@@ -45,11 +48,13 @@ pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<
             let inner = inner_loop(&cfg, nest.last().expect("non-empty"), &p.loc)?;
             nest.push(analyse(&cfg, &inner, &p.loc)?);
         }
-        for l in &nest[1..] {
-            for v in [l.init, l.bound, l.step] {
-                if v.is_instruction() && nest[0].blocks.contains(&v.parent_block()) {
-                    return Err(AccError::user(&p.loc, "collapse needs a rectangular loop nest: an inner loop's bounds depend on an outer loop"));
-                }
+        let (outer_blocks, outer_pre) = (nest[0].blocks.clone(), nest[0].preheader);
+        let mut hoisted = HashMap::new();
+        for l in &mut nest[1..] {
+            for v in [&mut l.init, &mut l.bound, &mut l.step] {
+                *v = hoist_invariant(*v, &outer_blocks, outer_pre, &mut hoisted, 0).ok_or_else(|| {
+                    AccError::user(&p.loc, "collapse needs a rectangular loop nest: an inner loop's bounds depend on an outer loop")
+                })?;
             }
         }
         headers.push((nest[0].header, p.levels));
@@ -65,7 +70,46 @@ pub struct Partitioned {
     /// The i64 trip count of the first gang-partitioned loop and its levels.
     pub gang_trip: Option<(Value, Levels)>,
     /// Header block and levels of every partitioned loop.
-    pub headers: Vec<(crate::ir::Block, Levels)>,
+    pub headers: Vec<(Block, Levels)>,
+}
+
+/// Makes `v` (an inner loop's init, bound or step in a collapsed nest) available in the
+/// outermost preheader, where the nest's trip counts are computed once. A value defined
+/// outside the outer loop is used as is; one computed inside it (clang evaluates
+/// `j < m - 1` in the inner loop's header, inside the outer loop) is copied to the
+/// preheader when it only depends on values that do not vary in the outer loop. Phis
+/// (the outer induction variable or anything carried around the loop) and calls vary:
+/// None, the nest is not rectangular. Loads are copied as the single-loop bound is
+/// (`hoist_if_needed` in loops.rs): OpenACC evaluates the iteration counts before the loop.
+fn hoist_invariant(v: Value, outer: &HashSet<Block>, pre: Block, done: &mut HashMap<Value, Value>, depth: u32) -> Option<Value> {
+    if !v.is_instruction() || !outer.contains(&v.parent_block()) {
+        return Some(v);
+    }
+    if let Some(h) = done.get(&v) {
+        return Some(*h);
+    }
+    if depth > 32 || !is_rematerialisable(v.opcode()?) {
+        return None;
+    }
+    let ops: Vec<Value> = v.operands().into_iter().map(|o| hoist_invariant(o, outer, pre, done, depth + 1)).collect::<Option<_>>()?;
+    let copy = clone_instruction(v);
+    for (k, o) in ops.into_iter().enumerate() {
+        copy.set_operand(k as u32, o);
+    }
+    insert_before(copy, pre.terminator()?, v.parent_function().parent_module().context());
+    done.insert(v, copy);
+    Some(copy)
+}
+
+/// Instructions whose value depends only on their operands (and, for loads, memory that a
+/// collapsed nest may not change): safe to recompute before the nest.
+fn is_rematerialisable(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        LLVMAdd | LLVMSub | LLVMMul | LLVMSDiv | LLVMUDiv | LLVMSRem | LLVMURem | LLVMAnd | LLVMOr | LLVMXor | LLVMShl
+            | LLVMLShr | LLVMAShr | LLVMSExt | LLVMZExt | LLVMTrunc | LLVMICmp | LLVMSelect | LLVMGetElementPtr | LLVMLoad
+    )
 }
 
 /// The loop directly nested in `outer` (for collapse): the first loop header its body reaches.

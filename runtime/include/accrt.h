@@ -49,6 +49,12 @@ void __accrt_update_self(void *host, int64_t bytes, const char *loc, const char 
 /* Device address of a host address inside (or one past the end of) a present range. */
 void *__accrt_deviceptr(void *host, const char *loc, const char *text);
 
+/* Device address of a pointer used in a compute region: its current value when it lies in
+ * (or one past the end of) a present range, else its distance from `fallback` (the start
+ * of the data clause item it was named in, or null) applied to that item's device copy.
+ * Null maps to null. Neither present: error naming `text` and `loc`. */
+void *__accrt_translate(void *host, void *fallback, const char *loc, const char *text);
+
 /* Launch `k` (sizes <= 0: runtime default) and wait for it. */
 void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                     int64_t vector_length, void **args);

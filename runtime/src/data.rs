@@ -240,3 +240,25 @@ pub fn deviceptr(host: *mut c_void, loc: &str, text: &str) -> *mut c_void {
         ),
     }
 }
+
+/// Device address of pointer `host` used in a compute region (`__accrt_translate`): through
+/// the present table by its current value, else relative to the data clause item
+/// `fallback` it was named in (see [`PresentTable::translate_pointer`]).
+pub fn translate(host: *mut c_void, fallback: *mut c_void, loc: &str, text: &str) -> *mut c_void {
+    if host.is_null() || device::target().is_none() {
+        return host;
+    }
+    let t = table();
+    match t.translate_pointer(host as usize, fallback as usize) {
+        Ok(Some(dev)) => dev as *mut c_void,
+        Ok(None) => std::ptr::null_mut(),
+        Err(()) => diag::user_error(
+            loc,
+            &format!(
+                "'{text}' (host address {:#x}) is used in a compute region but is not present on the device; \
+                 add it to a data clause (e.g. copyin({text}[0:n]))",
+                host as usize
+            ),
+        ),
+    }
+}

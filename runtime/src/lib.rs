@@ -172,6 +172,26 @@ pub unsafe extern "C" fn __accrt_deviceptr(
     })
 }
 
+/// Device address of a pointer used in a compute region: its current value translated
+/// through the present table, else its distance from `fallback` (the start of the data
+/// clause item it was named in; null when none) applied to that item's device copy.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_translate(
+    host: *mut c_void,
+    fallback: *mut c_void,
+    loc: *const c_char,
+    text: *const c_char,
+) -> *mut c_void {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        data::translate(host, fallback, &loc, &text)
+    })
+}
+
 /// Launch kernel `k` with the requested sizes (<= 0: default) and wait for it.
 ///
 /// # Safety

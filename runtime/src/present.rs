@@ -121,6 +121,33 @@ impl PresentTable {
         (addr <= e.end).then(|| e.translate(addr))
     }
 
+    /// Device address of a pointer used in a compute region (`__accrt_translate`): the
+    /// pointer's own value when it lies in (or one past the end of) a present range, so a
+    /// pointer reassigned on the host (`t = u; u = v; v = t;`) reaches the device copy of
+    /// what it points to now; otherwise the same distance from the device copy of
+    /// `fallback` (the start of the data clause item the pointer was named in, e.g. `y`
+    /// with `copy(y[5:10])`, which points before the mapped section). A `fallback` of 0
+    /// means there is none. `Err(())` when neither is present.
+    pub fn translate_pointer(&self, addr: usize, fallback: usize) -> Result<Option<u64>, ()> {
+        if addr == 0 {
+            return Ok(None);
+        }
+        if let Some(dev) = self.translate(addr) {
+            return Ok(Some(dev));
+        }
+        if fallback != 0 {
+            if let Some(base) = self.translate(fallback) {
+                let delta = (addr as i64).wrapping_sub(fallback as i64);
+                return Ok(Some(base.wrapping_add_signed(delta)));
+            }
+        }
+        // A zero-length item (`x[0:0]`) has no device copy: its device pointer is null.
+        if self.has_empty(addr) || (fallback != 0 && self.has_empty(fallback)) {
+            return Ok(None);
+        }
+        Err(())
+    }
+
     /// Count one zero-length item at `addr`.
     pub fn enter_empty(&mut self, addr: usize) {
         *self.empty.entry(addr).or_insert(0) += 1;
@@ -232,6 +259,41 @@ mod tests {
         t.insert(1100, 100, 3).unwrap();
         t.insert(800, 200, 4).unwrap();
         assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn pointers_translate_by_their_current_value() {
+        let mut t = PresentTable::new();
+        // copy(u[0:25], v[0:25]) with 4-byte elements.
+        t.insert(1000, 100, 0x5000).unwrap();
+        t.insert(3000, 100, 0x9000).unwrap();
+        // Before the swap: u and v are their sections' starts.
+        assert_eq!(t.translate_pointer(1000, 1000), Ok(Some(0x5000)));
+        assert_eq!(t.translate_pointer(3000, 3000), Ok(Some(0x9000)));
+        // After `t = u; u = v; v = t;` each reaches the buffer it points to now, not the
+        // stale section start plus the host distance.
+        assert_eq!(t.translate_pointer(3000, 1000), Ok(Some(0x9000)));
+        assert_eq!(t.translate_pointer(1000, 3000), Ok(Some(0x5000)));
+        assert_eq!(t.translate_pointer(3040, 1000), Ok(Some(0x9028)), "inside");
+        assert_eq!(t.translate_pointer(1100, 3000), Ok(Some(0x5064)), "one past the end");
+        // Null stays null, with or without a fallback.
+        assert_eq!(t.translate_pointer(0, 1000), Ok(None));
+        assert_eq!(t.translate_pointer(0, 0), Ok(None));
+    }
+
+    #[test]
+    fn pointers_outside_every_range_use_their_clause_item() {
+        let mut t = PresentTable::new();
+        // copy(y[5:10]) with 4-byte elements and y = 980: the section is 1000..1040.
+        t.insert(1000, 40, 0x5000).unwrap();
+        assert_eq!(t.translate_pointer(980, 1000), Ok(Some(0x5000 - 20)));
+        assert_eq!(t.translate_pointer(980, 0), Err(()), "no clause item to fall back on");
+        assert_eq!(t.translate_pointer(980, 2000), Err(()), "clause item not present");
+        assert_eq!(t.translate_pointer(5000, 1000), Ok(Some(0x5000 + 4000)), "after the section");
+        // A zero-length clause item maps to null.
+        t.enter_empty(7000);
+        assert_eq!(t.translate_pointer(6980, 7000), Ok(None));
+        assert_eq!(t.translate_pointer(7000, 0), Ok(None));
     }
 
     #[test]

@@ -29,6 +29,8 @@ fn host_mode_is_a_no_op() {
         __accrt_update_device(p, 64, loc, text);
         __accrt_update_self(p, 64, loc, text);
         assert_eq!(__accrt_deviceptr(p, loc, text), p);
+        assert_eq!(__accrt_translate(p, p, loc, text), p);
+        assert_eq!(__accrt_translate(p, std::ptr::null_mut(), loc, text), p);
         assert_eq!(
             __accrt_deviceptr(std::ptr::null_mut(), loc, text),
             std::ptr::null_mut()
