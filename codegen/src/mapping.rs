@@ -223,7 +223,7 @@ pub fn default_shape(compute: ComputeKind, used: &[Levels]) -> LaunchShape {
     match (worker, vector) {
         (true, true) => LaunchShape { num_workers: 4, vector_length: 32 },
         (true, false) => LaunchShape { num_workers: 8, vector_length: 1 },
-        (false, true) => LaunchShape { num_workers: 1, vector_length: 128 },
+        (false, true) => LaunchShape { num_workers: 1, vector_length: 256 },
         (false, false) => LaunchShape { num_workers: 1, vector_length: 1 },
     }
 }
@@ -303,7 +303,7 @@ mod tests {
 
     #[test]
     fn shapes() {
-        assert_eq!(default_shape(Parallel, &[GV]), LaunchShape { num_workers: 1, vector_length: 128 });
+        assert_eq!(default_shape(Parallel, &[GV]), LaunchShape { num_workers: 1, vector_length: 256 });
         assert_eq!(default_shape(Parallel, &[G, W, V]), LaunchShape { num_workers: 4, vector_length: 32 });
         assert_eq!(default_shape(Serial, &[GV]), LaunchShape { num_workers: 1, vector_length: 1 });
     }

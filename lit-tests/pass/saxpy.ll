@@ -29,7 +29,7 @@ declare void @__acc_end(i32)
 ; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 ; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 1,
 ; HOST: call ptr @__accrt_translate(
-; HOST: call void @__accrt_launch(ptr @__acc_kernel.saxpy_l2, i64 %{{.*}}, i64 1, i64 128, ptr %acc.args)
+; HOST: call void @__accrt_launch(ptr @__acc_kernel.saxpy_l2, i64 %{{.*}}, i64 1, i64 256, ptr %acc.args)
 ; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 1,
 ; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 ; HOST-LABEL: acc.host:
