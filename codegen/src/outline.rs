@@ -92,13 +92,22 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loo
     let mut captures = Vec::new();
     for v in captured {
         let storage = storage_of(v);
-        let region_local = !v.is_global_variable() && v.users().iter().all(|u| !u.is_instruction() || region.contains(&u.parent_block()));
+        // A variable an earlier region captured (e.g. set by one part of a split `kernels`
+        // construct for the next) has lost those uses to that region's function, so its
+        // remaining uses alone say nothing about where it was declared.
+        let captured_before = earlier.iter().any(|r| r.captures.iter().any(|c| c.value == v));
+        let region_local = !v.is_global_variable()
+            && !captured_before
+            && v.users().iter().all(|u| !u.is_instruction() || region.contains(&u.parent_block()));
         let local = v.is_alloca() && liveness::address_is_private(v);
         let facts = CaptureFacts {
             storage,
             compute,
             in_data_clause: all_vars.iter().any(|(_, x)| strip(x.base) == v),
-            private_clause: d.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v)),
+            // `private` on the construct or on one of its loops: a variable from outside
+            // the region that a loop privatises gets private storage in the kernel, which
+            // privatize.rs then places per gang, worker or thread after the loop's level.
+            private_clause: std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v))),
             firstprivate_clause: d.has(|c| matches!(c, Clause::FirstPrivate(x) if strip(x.base) == v)),
             region_local,
             written: written_in(v, &region),
@@ -439,5 +448,21 @@ fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], 
         c.value.replace_uses_where(replacement, in_f);
     }
     b.br(entry);
+    drop_foreign_lifetimes(f);
     Ok(f)
+}
+
+/// Lifetime markers whose variable became a parameter (a captured variable declared in the
+/// construct, e.g. a scalar one part of a split `kernels` construct sets for the next) no
+/// longer name an alloca: LLVM only allows them on allocas, and the storage is not the
+/// function's to scope, so they go.
+fn drop_foreign_lifetimes(f: Value) {
+    for blk in f.blocks() {
+        for i in blk.instructions() {
+            let lifetime = i.called_name().is_some_and(|n| n.starts_with("llvm.lifetime."));
+            if lifetime && !strip(i.call_arg(0)).is_alloca() {
+                i.erase();
+            }
+        }
+    }
 }

@@ -258,6 +258,12 @@ impl Gen<'_> {
         }
         let mut body = W::new(if combined { ind } else { ind + 1 });
         if !combined && self.rng.chance(40) {
+            // Every gang runs this code, in no order relative to the other gangs' loops:
+            // it must not read what any gang loop of the region writes (a race).
+            let readable: Vec<bool> = cx.arrays.iter().map(|a| a.readable).collect();
+            for &a in plans.iter().flatten() {
+                cx.arrays[a].readable = false;
+            }
             cx.redundant = true;
             let n = self.rng.range(1, 2);
             for _ in 0..n {
@@ -265,6 +271,9 @@ impl Gen<'_> {
                 body.line(line);
             }
             cx.redundant = false;
+            for (a, r) in cx.arrays.iter_mut().zip(readable) {
+                a.readable = r;
+            }
         }
         let mut loop_clauses = String::new();
         let mut any_worker = false;

@@ -34,6 +34,21 @@ int main(void) {
     }
   }
 
+  /* `private` on a gang loop inside a `parallel` construct, of an array declared outside it. */
+  int *out4 = e2e_alloc(sizeof(int) * N * M);
+  int row2[M];
+  for (int i = 0; i < N * M; i++) out4[i] = -1;
+#pragma acc parallel num_gangs(2) num_workers(3) vector_length(33) copy(out4[0:N*M])
+  {
+#pragma acc loop gang private(row2)
+    for (int i = 0; i < N; i++) {
+#pragma acc loop vector
+      for (int j = 0; j < M; j++) row2[j] = i * 3 + j;
+#pragma acc loop worker
+      for (int j = 0; j < M; j++) out4[i * M + j] = row2[(j + 5) % M] * 2;
+    }
+  }
+
   int scratch[4];
 #pragma acc parallel loop gang vector_length(32) copy(out3[0:N*M])
   for (int i = 0; i < N; i++) {
@@ -51,7 +66,8 @@ int main(void) {
       int want2 = (k == 0 ? i : i + k * k) - i;
       CHECK(out2[i * M + j] == want2, "out2[%d][%d] = %d, want %d", i, j, out2[i * M + j], want2);
       CHECK(out3[i * M + j] == 2 * (i + j) + 3, "out3[%d][%d] = %d", i, j, out3[i * M + j]);
+      CHECK(out4[i * M + j] == 2 * (i * 3 + (j + 5) % M), "out4[%d][%d] = %d", i, j, out4[i * M + j]);
     }
-  free(out); free(out2); free(out3);
+  free(out); free(out2); free(out3); free(out4);
   return e2e_finish();
 }
