@@ -11,6 +11,9 @@
 //! overwritten, and not printed. Transfers follow OpenACC's counts: only the first entry
 //! copies in and only the exit that drops the count to zero copies out.
 
+use std::collections::BTreeMap;
+
+use crate::expr::Use;
 use crate::features::Feature;
 use crate::skeleton::Gen;
 use crate::writer::W;
@@ -174,7 +177,7 @@ impl Gen<'_> {
     pub fn compute_clauses(
         &mut self,
         w: &mut W,
-        used: &std::collections::BTreeMap<usize, crate::expr::Use>,
+        used: &BTreeMap<usize, Use>,
         covers: Option<usize>,
     ) -> Vec<(usize, Clause)> {
         let mut list = Vec::new();
@@ -218,7 +221,7 @@ impl Gen<'_> {
     pub fn apply_compute(
         &mut self,
         clauses: &[(usize, Clause)],
-        used: &std::collections::BTreeMap<usize, crate::expr::Use>,
+        used: &BTreeMap<usize, Use>,
         covers: Option<usize>,
     ) {
         for &(a, c) in clauses {
@@ -231,11 +234,7 @@ impl Gen<'_> {
     }
 
     /// The body's effect while everything it uses is present.
-    pub fn apply_body(
-        &mut self,
-        used: &std::collections::BTreeMap<usize, crate::expr::Use>,
-        covers: Option<usize>,
-    ) {
+    pub fn apply_body(&mut self, used: &BTreeMap<usize, Use>, covers: Option<usize>) {
         for (&a, u) in used {
             let st = &mut self.state[a];
             assert!(

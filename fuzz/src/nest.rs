@@ -9,10 +9,10 @@
 //! Two gang loops in one `parallel` region never touch each other's arrays (gangs do not
 //! synchronise between them).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::data::Clause;
-use crate::expr::{AInfo, Ctx, Part, Scalar, Var, VMAX};
+use crate::expr::{AInfo, Ctx, Part, Scalar, Use, Var, VMAX};
 use crate::features::Feature;
 use crate::model::{Array, Elem, Ext, Storage};
 use crate::skeleton::Gen;
@@ -53,6 +53,10 @@ enum Init {
     Scalar(usize),
     Array(usize),
 }
+
+/// A compute construct's data clauses and what its body used (applied by the caller, once
+/// per execution).
+pub type RegionUse = (Vec<(usize, Clause)>, BTreeMap<usize, Use>);
 
 /// A generated loop: its directive clauses and its text (header and body).
 pub struct LoopOut {
@@ -232,10 +236,7 @@ impl Gen<'_> {
         w: &mut W,
         only: Option<&[usize]>,
         must_write: Option<usize>,
-    ) -> (
-        Vec<(usize, Clause)>,
-        std::collections::BTreeMap<usize, crate::expr::Use>,
-    ) {
+    ) -> RegionUse {
         let mut cx = self.device_ctx(only);
         if let (Some(_), Some(mw)) = (only, must_write) {
             for a in 0..self.arrays.len() {
@@ -608,7 +609,7 @@ impl Gen<'_> {
             && self.opts.has(Feature::Private)
             && self.rng.chance(35)
         {
-            self.private_vars(cx, &mut privs, &mut inits, decls, true);
+            self.private_vars(cx, &mut privs, &mut inits, decls);
         }
         let b = self.body(cx, text.ind, inner, mode, inits);
         text.append(&b);
@@ -626,15 +627,14 @@ impl Gen<'_> {
         LoopOut { clauses: lv, text }
     }
 
-    /// Declares private variables of a loop (function-scope, named in `private(...)`).
-    /// `gang`: a gang loop (its private array may be filled by a vector loop).
+    /// Declares private variables of a loop (declared before the construct, named in its
+    /// `private(...)`); each is assigned / filled at the top of the loop body.
     fn private_vars(
         &mut self,
         cx: &mut Ctx,
         privs: &mut Vec<String>,
         inits: &mut Vec<Init>,
         decls: &mut Vec<String>,
-        _gang: bool,
     ) {
         self.mark(Feature::Private);
         let depth = cx.part.len();
@@ -1008,7 +1008,7 @@ impl Gen<'_> {
             && self.opts.has(Feature::Private)
             && self.rng.chance(20)
         {
-            self.private_vars(cx, &mut privs, &mut inits, &mut decls, false);
+            self.private_vars(cx, &mut privs, &mut inits, &mut decls);
         }
         if !privs.is_empty() {
             // Private variables of an inner loop are declared at the top of the enclosing
