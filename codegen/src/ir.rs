@@ -587,6 +587,10 @@ impl Value {
         // SAFETY: global value.
         unsafe { LLVMSetUnnamedAddress(self.0, llvm_sys::LLVMUnnamedAddr::LLVMGlobalUnnamedAddr) }
     }
+    pub fn alignment(self) -> u32 {
+        // SAFETY: global, alloca or memory instruction.
+        unsafe { LLVMGetAlignment(self.0) }
+    }
     pub fn set_alignment(self, a: u32) {
         // SAFETY: global or memory instruction.
         unsafe { LLVMSetAlignment(self.0, a) }

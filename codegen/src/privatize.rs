@@ -121,7 +121,7 @@ pub fn place_arrays(m: Module, k: Value, loops: &[(Block, Levels)], loc: &Loc) -
             Placement::PerGang => 1,
             Placement::PerWorker => WORKER_COPIES,
         };
-        shared_bytes += ty.store_size(m) * copies;
+        shared_bytes += worker_stride(ty.store_size(m), u64::from(a.alignment().max(16))) * copies;
         if shared_bytes > SHARED_LIMIT {
             return Err(AccError::unsupported(
                 loc,
@@ -164,6 +164,14 @@ fn is_lifetime_marker(i: Value) -> bool {
     i.called_name().is_some_and(|n| n.starts_with("llvm.lifetime."))
 }
 
+/// Bytes from one per-worker copy to the next: the array's size rounded up to its
+/// alignment, so every copy keeps the alignment its accesses were compiled for (an access
+/// of the alloca may already say `align 16`, e.g. a vector load).
+pub fn worker_stride(bytes: u64, align: u64) -> u64 {
+    let align = align.max(1);
+    bytes.max(1).div_ceil(align) * align
+}
+
 /// Replaces alloca `a` by a shared-memory copy (one, or one per worker).
 fn move_to_shared(m: Module, a: Value, place: Placement) {
     let ctx = m.context();
@@ -173,20 +181,22 @@ fn move_to_shared(m: Module, a: Value, place: Placement) {
             u.erase();
         }
     }
-    let (gty, per_worker) = match place {
-        Placement::PerWorker => (ctx.array_type(ty, WORKER_COPIES), true),
-        _ => (ty, false),
+    let align = a.alignment().max(16);
+    let stride = worker_stride(ty.store_size(m), u64::from(align));
+    let gty = match place {
+        Placement::PerWorker => ctx.array_type(ctx.i8(), stride * WORKER_COPIES),
+        _ => ty,
     };
     let g = m.add_global_in(gty, &format!("{}.shared", a.name()), 3);
     g.set_initializer(gty.undef());
     g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-    g.set_alignment(16);
+    g.set_alignment(align);
     let b = ctx.builder();
     b.position_before(a);
     let mut p = b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr());
-    if per_worker {
+    if place == Placement::PerWorker {
         let w = devrt::id(m, &b, devrt::WORKER_ID);
-        p = b.gep(gty, p, &[ctx.i64().const_int(0), w], true);
+        p = b.gep_bytes(ctx, p, b.mul(w, ctx.i64().const_int(stride)));
     }
     a.replace_all_uses_with(p);
     a.erase();
@@ -210,6 +220,14 @@ mod tests {
         // Used only inside one vector loop iteration, or only in single-mode code: per thread.
         assert_eq!(placement(GWV, false), Placement::PerThread);
         assert_eq!(placement(G, false), Placement::PerThread);
+    }
+
+    #[test]
+    fn per_worker_copies_keep_their_alignment() {
+        assert_eq!(worker_stride(24, 16), 32);
+        assert_eq!(worker_stride(32, 16), 32);
+        assert_eq!(worker_stride(4, 16), 16);
+        assert_eq!(worker_stride(40, 32), 64);
     }
 
     #[test]
