@@ -177,8 +177,9 @@ fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)], shared_arrays
     };
     let mut todo = Vec::new();
     for l in plo.iter().filter(|l| !l.levels.gang) {
-        let enclosing = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).min_by_key(|e| e.body.len());
-        let outer = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).fold(Levels::NONE, |a, e| union(a, e.levels));
+        let around: Vec<&PLoop> = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).collect();
+        let enclosing = around.iter().min_by_key(|e| e.body.len());
+        let outer = around.iter().fold(Levels::NONE, |a, e| union(a, e.levels));
         let scope = if outer.worker { Scope::Worker } else { Scope::Gang };
         let stop = |n: usize| match enclosing {
             Some(e) => (n == e.header && !shared_arrays) || !e.body.contains(&n),

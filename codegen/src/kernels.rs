@@ -16,12 +16,11 @@
 
 use crate::cfg::FunctionCfg;
 use crate::contract::{self, Clause, ComputeKind, Directive, DirectiveKind};
-use crate::error::Result;
 use crate::guard::touches_shared_state;
 use crate::ir::{Block, Module, Opcode, Value};
 use std::collections::HashSet;
 
-pub fn split(m: Module, directives: Vec<Directive>) -> Result<Vec<Directive>> {
+pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
     let mut next_id = directives.iter().map(|d| d.id).max().unwrap_or(0) + 1;
     let mut out = Vec::new();
     let mut absorbed: HashSet<u32> = HashSet::new();
@@ -70,7 +69,7 @@ pub fn split(m: Module, directives: Vec<Directive>) -> Result<Vec<Directive>> {
             out.push(s);
         }
     }
-    Ok(out)
+    out
 }
 
 /// The code after `from` up to `to`, as a sequential region, when it does anything.

@@ -74,7 +74,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         contract::erase_markers(m);
         return Ok(had_markers);
     }
-    let directives = kernels::split(m, directives)?;
+    let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control
     // flow.
     let mut cfgs: HashMap<ir::Value, cfg::FunctionCfg> = HashMap::new();

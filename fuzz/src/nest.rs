@@ -319,19 +319,7 @@ impl Gen<'_> {
             all.push(dc);
         }
         let tail = all.join(" ");
-        if combined {
-            w.line(join_words(&[
-                "#pragma acc parallel loop",
-                &loop_clauses,
-                &tail,
-            ]));
-            w.append(&body);
-        } else {
-            w.line(join_words(&["#pragma acc parallel", &tail]));
-            w.line("{");
-            w.append(&body);
-            w.line("}");
-        }
+        emit_construct(w, "parallel", combined, &loop_clauses, &tail, &body);
         self.regions += 1;
         (clauses, cx.used)
     }
@@ -396,19 +384,7 @@ impl Gen<'_> {
         }
         let clauses = self.compute_clauses(w, &cx.used, None);
         let dc = self.clause_text(&clauses);
-        if combined {
-            w.line(join_words(&[
-                "#pragma acc kernels loop",
-                &loop_clauses,
-                &dc,
-            ]));
-            w.append(&body);
-        } else {
-            w.line(join_words(&["#pragma acc kernels", &dc]));
-            w.line("{");
-            w.append(&body);
-            w.line("}");
-        }
+        emit_construct(w, "kernels", combined, &loop_clauses, &dc, &body);
         self.regions += 1;
         self.apply_compute(&clauses, &cx.used, None);
     }
@@ -1212,6 +1188,19 @@ pub fn uses_name(text: &str, name: &str) -> bool {
         from = s + 1;
     }
     false
+}
+
+/// `#pragma acc NAME loop LOOP CLAUSES` + the loop, or `#pragma acc NAME CLAUSES { body }`.
+fn emit_construct(w: &mut W, name: &str, combined: bool, loop_clauses: &str, clauses: &str, body: &W) {
+    if combined {
+        w.line(join_words(&[&format!("#pragma acc {name} loop"), loop_clauses, clauses]));
+        w.append(body);
+    } else {
+        w.line(join_words(&[&format!("#pragma acc {name}"), clauses]));
+        w.line("{");
+        w.append(body);
+        w.line("}");
+    }
 }
 
 fn join_words(parts: &[&str]) -> String {

@@ -1,11 +1,14 @@
 //! Kernel launch (`__accrt_launch`): module/function loading with caching, the
 //! launch-size decision (pure functions, unit-tested), and the launch itself.
 //!
-//! Sizes: a requested value <= 0 takes the default (1024 gangs, 1 worker, vector 128).
-//! The block (vector x workers) is then clamped to the kernel's max threads per block,
+//! Sizes: a requested value <= 0 takes the default (1024 gangs, 1 worker, vector 128; the
+//! compiler always passes its own defaults for workers and vector). A kernel flagged
+//! `ACCRT_KERNEL_WORKER_SYNC` first gets whole warps per worker and at most 15 workers
+//! (`adjust_for_kernel`). The block (vector x workers) is then clamped to the kernel's max threads per block,
 //! reducing workers first, then vector (kept a multiple of 32 when it was >= 32), never
 //! below 1; the grid is clamped to [1, device max grid x]. Kernels stride by the actual
-//! launch size, so clamping never changes results.
+//! launch size, so neither step changes results. The emulator runs the same sizes with a
+//! limit of 1024 threads per block.
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
