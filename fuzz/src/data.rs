@@ -285,10 +285,12 @@ impl Gen<'_> {
         let text = self.clause_text(&list);
         w.line(format!("#pragma acc data {text}"));
         w.open("");
+        let swapped_at_entry = self.swapped;
         for &(a, c) in &list {
             self.enter(a, c);
         }
         self.list(w, depth + 1);
+        let list = self.exit_list(&list, swapped_at_entry);
         self.fix_exit(w, &list);
         w.close();
         for &(a, c) in &list {

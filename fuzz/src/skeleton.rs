@@ -35,6 +35,11 @@ pub struct Gen<'o> {
     swaps: usize,
     /// The two pointers swapped between sweeps (`u`, `v`).
     pair: Option<(usize, usize)>,
+    /// Whether `u` and `v` point at each other's original buffer (an odd number of swaps so
+    /// far). A structured construct releases at its exit the buffers it mapped at its entry
+    /// (the clause addresses are evaluated once, as in GCC and NVHPC), so its exit list is
+    /// translated by the swaps made inside it (`exit_list`).
+    pub swapped: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +75,19 @@ impl<'o> Gen<'o> {
             counter: 0,
             swaps: 0,
             pair: None,
+            swapped: false,
+        }
+    }
+
+    /// The arrays (by their current names) that a structured construct entered with `list`
+    /// while the pair's parity was `swapped_at_entry` releases at its exit.
+    pub fn exit_list(&self, list: &[(usize, Clause)], swapped_at_entry: bool) -> Vec<(usize, Clause)> {
+        match self.pair {
+            Some((u, v)) if swapped_at_entry != self.swapped => list
+                .iter()
+                .map(|&(a, c)| (if a == u { v } else if a == v { u } else { a }, c))
+                .collect(),
+            _ => list.to_vec(),
         }
     }
 
@@ -301,7 +319,7 @@ impl<'o> Gen<'o> {
                 Item::Data => self.data_region(w, depth),
                 Item::Enter => pending.push(self.enter_data(w)),
                 Item::Swap => {
-                    if !self.swap_item(w) {
+                    if !self.swap_item(w, depth) {
                         let (cl, used) = self.parallel_region(w, None, None);
                         self.apply_compute(&cl, &used, None);
                     }
@@ -514,7 +532,11 @@ impl<'o> Gen<'o> {
     }
 
     /// `data copy(u, v) { for (sweeps) { parallel loop: v from u; t = u; u = v; v = t; } }`.
-    fn swap_item(&mut self, w: &mut W) -> bool {
+    /// Inside an enclosing `data` region (`depth > 0`) an odd number of sweeps is followed by
+    /// a host swap back: that region releases at its exit the buffers it mapped at its entry,
+    /// and a region that maps only one of `u` and `v` would otherwise leave the name that a
+    /// pending `exit data` uses pointing at a buffer that is no longer present.
+    fn swap_item(&mut self, w: &mut W, depth: u32) -> bool {
         let Some((u, v)) = self.pair else {
             return false;
         };
@@ -543,6 +565,7 @@ impl<'o> Gen<'o> {
         let text = self.clause_text(&list);
         w.line(format!("#pragma acc data {text}"));
         w.open("");
+        let swapped_at_entry = self.swapped;
         for &(a, c) in &list {
             self.enter(a, c);
         }
@@ -563,10 +586,18 @@ impl<'o> Gen<'o> {
         for _ in 0..sweeps {
             self.apply_compute(&cl, &used, None);
             self.state.swap(u, v);
+            self.swapped = !self.swapped;
         }
         w.close();
-        for &(a, c) in &list {
+        for (a, c) in self.exit_list(&list, swapped_at_entry) {
             self.exit(a, c);
+        }
+        if depth > 0 && self.swapped != swapped_at_entry {
+            w.line("t = u;");
+            w.line("u = v;");
+            w.line("v = t;");
+            self.state.swap(u, v);
+            self.swapped = !self.swapped;
         }
         true
     }
