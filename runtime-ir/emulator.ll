@@ -44,6 +44,13 @@ define void @__acc_sync_worker() #0 {
   ret void
 }
 
+; Emulator only (codegen/src/emulator.rs calls it after every shared-memory store): lets the
+; other threads of the block run before this one goes on.
+define void @__acc_emu_yield() #0 {
+  call void @__accemu_yield()
+  ret void
+}
+
 declare i64 @__accemu_gang_id() #1
 declare i64 @__accemu_num_gangs() #1
 declare i64 @__accemu_worker_id() #1
@@ -52,6 +59,7 @@ declare i64 @__accemu_vector_id() #1
 declare i64 @__accemu_vector_length() #1
 declare void @__accemu_sync_gang() #2
 declare void @__accemu_sync_worker() #2
+declare void @__accemu_yield() #2
 
 attributes #0 = { alwaysinline nounwind }
 ; Each emulated thread (fiber) sees constant ids for its whole life, so the id functions are

@@ -181,7 +181,12 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
             ),
         ),
     })?;
-    mark_private_clauses(k, r, &loops, &levels);
+    let parents: Vec<Option<usize>> = descs.iter().map(|(d, _, _)| d.parent).collect();
+    // A loop's iterations run on the finest level it is spread over (a gang loop with no
+    // partitioned loop inside also takes the workers and lanes), and its private arrays need
+    // one copy per such executor.
+    let effective = crate::mapping::effective_levels(&levels, &parents);
+    mark_private_clauses(k, r, &loops, &effective);
     // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory.
     for d in &loops {
         contract::erase_clause_calls(d);
@@ -189,8 +194,6 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
     k.parent_module().run_passes("function(sroa,instsimplify)", None).map_err(AccError::internal)?;
-    let parents: Vec<Option<usize>> = descs.iter().map(|(d, _, _)| d.parent).collect();
-    let effective = crate::mapping::effective_levels(&levels, &parents);
     let mut plans = Vec::new();
     let mut report = Vec::new();
     for (((_, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {

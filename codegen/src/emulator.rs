@@ -10,12 +10,16 @@
 //! runtime interface: `runtime-ir/emulator.ll` implements it with calls into the host
 //! runtime, as `runtime-ir/nvptx.ll` does with NVVM intrinsics. C math calls stay calls to
 //! the C library. Shared memory (address space 3) stays ordinary memory with one instance,
-//! which is right because the emulator runs one block at a time.
+//! which is right because the emulator runs one block at a time. Every store to shared memory
+//! is followed by `__acc_emu_yield()`, a switch to the next fiber: threads of a block then
+//! interleave at shared-memory stores, so two threads that race on a shared location (one
+//! writes, the other reads or writes it with no synchronisation between) see each other's
+//! values, as warps on the GPU do, instead of running one after the other between syncs.
 //! Does not optimise the copy: the host pipeline that runs after the pass does.
 
 use crate::error::{AccError, Result};
 use crate::ir::{Module, Value};
-use llvm_sys::LLVMLinkage;
+use llvm_sys::{LLVMLinkage, LLVMOpcode as Opcode};
 
 const EMULATOR_RUNTIME: &str = include_str!("../../runtime-ir/emulator.ll");
 
@@ -31,6 +35,7 @@ pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<V
     rt.set_triple(&host.triple());
     rt.set_data_layout(&host.data_layout());
     emu.link(rt).map_err(AccError::internal)?;
+    yield_after_shared_stores(emu)?;
     let mut entries = Vec::new();
     for name in kernels {
         let k = emu.function(name).ok_or_else(|| AccError::internal(format!("kernel {name} missing in the emulator copy")))?;
@@ -59,6 +64,56 @@ pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<V
             Ok(f)
         })
         .collect()
+}
+
+/// Address space of shared memory in the device module.
+const SHARED: u32 = 3;
+
+/// Inserts `__acc_emu_yield()` after every store, atomic or compare-exchange whose address
+/// is derived from a shared-memory global.
+fn yield_after_shared_stores(emu: Module) -> Result<()> {
+    let f_yield = emu.function("__acc_emu_yield").ok_or_else(|| AccError::internal("runtime-ir/emulator.ll lacks __acc_emu_yield"))?;
+    let ctx = emu.context();
+    let b = ctx.builder();
+    for f in emu.functions().into_iter().filter(|f| !f.is_declaration()) {
+        for blk in f.blocks() {
+            for i in blk.instructions() {
+                let addr = match i.opcode() {
+                    Some(Opcode::LLVMStore) => i.operand(1),
+                    Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => i.operand(0),
+                    _ => continue,
+                };
+                if points_into_shared(addr) {
+                    let next = i.next_instruction().expect("a store is never a terminator");
+                    b.position_before(next);
+                    b.call(f_yield, &[], "");
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether pointer `p` may be derived (through casts, GEPs, phis and selects) from a global
+/// in shared memory.
+fn points_into_shared(p: Value) -> bool {
+    let mut work = vec![p];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        if v.ty().address_space() == SHARED {
+            return true;
+        }
+        match v.opcode() {
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast) => work.push(v.operand(0)),
+            Some(Opcode::LLVMSelect) => work.extend([v.operand(1), v.operand(2)]),
+            Some(Opcode::LLVMPHI) => work.extend(v.incoming().into_iter().map(|(x, _)| x)),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `void __accemu.entry.K(ptr args) { K(*(T0*)args[0], *(T1*)args[1], ...); }`

@@ -329,6 +329,14 @@ impl Type {
     pub fn is_scalar(self) -> bool {
         self.is_int() || self.is_ptr() || self.is_float()
     }
+    /// The address space of a pointer type (0 for any other type).
+    pub fn address_space(self) -> u32 {
+        if !self.is_ptr() {
+            return 0;
+        }
+        // SAFETY: live pointer type.
+        unsafe { LLVMGetPointerAddressSpace(self.0) }
+    }
     pub fn int_width(self) -> u32 {
         // SAFETY: called only on integer types.
         unsafe { LLVMGetIntTypeWidth(self.0) }

@@ -1,7 +1,9 @@
 /* Execution model, item 5: `private(arr)` on a gang loop is one copy per gang, shared by its
  * workers and vector lanes (lanes write it in one vector loop and read other lanes' elements
  * in the next); an array declared in a gang loop's body is the same by C scoping; on a
- * vector loop `private` is one copy per thread. Odd sizes, several gangs and workers. */
+ * vector loop `private` is one copy per thread. A gang loop with no partitioned loop inside is
+ * spread over the gang's workers and lanes too, so its private array is then one copy per
+ * thread (fuzz seed 65: a shared copy raced). Odd sizes, several gangs and workers. */
 #define E2E_NAME "gang_private"
 #include "e2e.h"
 
@@ -59,8 +61,20 @@ int main(void) {
     }
   }
 
+  /* `private` on a gang loop (collapsed) with no loop inside it: every iteration fills and
+   * reads its own copy while the gang's other threads run other iterations. */
+  int *out5 = e2e_alloc(sizeof(int) * N * M);
+  int tri[5];
+#pragma acc parallel loop gang collapse(2) private(tri) num_gangs(3) vector_length(32) copy(out5[0:N*M])
   for (int i = 0; i < N; i++)
     for (int j = 0; j < M; j++) {
+      for (int q = 0; q < 5; q++) tri[q] = i * 100 + j + q;
+      out5[i * M + j] = tri[(i + j) % 5] + tri[4] - tri[0];
+    }
+
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++) {
+      CHECK(out5[i * M + j] == i * 100 + j + (i + j) % 5 + 4, "out5[%d][%d] = %d", i, j, out5[i * M + j]);
       CHECK(out[i * M + j] == (i * 7 + M - 1 - j) + (i * 7 + (j + 3) % M), "out[%d][%d] = %d", i, j, out[i * M + j]);
       int k = (j * 5) % M;
       int want2 = (k == 0 ? i : i + k * k) - i;
@@ -68,6 +82,6 @@ int main(void) {
       CHECK(out3[i * M + j] == 2 * (i + j) + 3, "out3[%d][%d] = %d", i, j, out3[i * M + j]);
       CHECK(out4[i * M + j] == 2 * (i * 3 + (j + 5) % M), "out4[%d][%d] = %d", i, j, out4[i * M + j]);
     }
-  free(out); free(out2); free(out3); free(out4);
+  free(out); free(out2); free(out3); free(out4); free(out5);
   return e2e_finish();
 }

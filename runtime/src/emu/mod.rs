@@ -6,7 +6,8 @@
 //! runtime interface, runtime-ir/emulator.ll). A launch runs the gangs one after another;
 //! each thread of a gang (`num_workers x vector_length`, worker = thread / vector_length,
 //! vector lane = thread % vector_length) is a fiber on one OS thread. A fiber runs until it
-//! reaches a synchronisation point or ends; the order in which ready fibers run
+//! reaches a synchronisation point, stores to shared memory (the compiler adds a yield after
+//! every such store, so threads that race on shared memory interleave) or ends; the order in which ready fibers run
 //! (`ACCC_EMU_SCHEDULE=forward|reverse|random:SEED`) is chosen per round, so a missing sync
 //! changes the answer instead of hiding. A sync under divergent control flow is reported as a
 //! deadlock. Shared memory is ordinary memory with one instance, right because gangs never
@@ -116,6 +117,7 @@ unsafe fn run_gang(entry: Entry, size: Size, gang: u64, args: *mut *mut c_void, 
             });
             let fiber = fibers[t].as_mut().expect("a ready thread has a fiber");
             match fiber.resume(()) {
+                CoroutineResult::Yield(Wait::Yield) => states[t] = State::Ready,
                 CoroutineResult::Yield(w) => states[t] = State::Waiting(w),
                 CoroutineResult::Return(()) => {
                     states[t] = State::Done;
@@ -182,4 +184,8 @@ pub extern "C" fn __accemu_sync_gang() {
 #[no_mangle]
 pub extern "C" fn __accemu_sync_worker() {
     suspend(Wait::Worker)
+}
+#[no_mangle]
+pub extern "C" fn __accemu_yield() {
+    suspend(Wait::Yield)
 }

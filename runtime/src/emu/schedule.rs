@@ -60,11 +60,13 @@ fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Which threads a synchronisation point waits for (devrt's `__acc_sync_gang/worker`).
+/// Why a thread stopped: which threads a synchronisation point waits for (devrt's
+/// `__acc_sync_gang/worker`), or a yield after a shared-memory store (ready again at once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
     Gang,
     Worker,
+    Yield,
 }
 
 /// One emulated thread between resumptions.
