@@ -65,6 +65,7 @@ pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<Devic
     dev.dispose();
     let (cubin, plans, emu) = result?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
+    let _t = crate::timing::phase("emulator copy");
     let emulator_entries = crate::emulator::link_into_host(host, emu, &names)?;
     Ok(DeviceOutput { cubin, plans, emulator_entries })
 }
@@ -81,10 +82,12 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
     crate::globals::check(dev, &kernels, regions)?;
 
+    let t = crate::timing::phase("plan kernels");
     let mut plans = Vec::new();
     for (r, k) in regions.iter().zip(&kernels) {
         plans.push(plan_kernel(dev, r, *k, opts)?);
     }
+    drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();
     match finish_nvptx(dev, &kernels, regions, opts, target) {
@@ -103,15 +106,20 @@ fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Opt
     internalize_all_but(dev, kernels);
     dev.add_module_flag_i32("nvvm-reflect-ftz", 0);
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
+    let t = crate::timing::phase("device pipeline");
     dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
+    drop(t);
     dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
 
     let keep = |ext: &str| opts.save_temps.as_ref().map(|p| std::path::PathBuf::from(format!("{}.{ext}", p.display())));
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }
+    let t = crate::timing::phase("emit ptx");
     let ptx = target.emit_ptx(dev)?;
+    drop(t);
     let ptx_keep = keep("ptx");
+    let _t = crate::timing::phase("ptxas");
     let cubin = ptx::assemble(&ptx, &opts.gpu_arch, &opts.cuda_dir, ptx_keep.as_deref())?;
     if let Some(p) = keep("cubin") {
         std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
@@ -193,7 +201,7 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
     }
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
-    k.parent_module().run_passes("function(sroa,instsimplify)", None).map_err(AccError::internal)?;
+    k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
     for (((_, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {

@@ -15,7 +15,8 @@
 //! interleave at shared-memory stores, so two threads that race on a shared location (one
 //! writes, the other reads or writes it with no synchronisation between) see each other's
 //! values, as warps on the GPU do, instead of running one after the other between syncs.
-//! Does not optimise the copy: the host pipeline that runs after the pass does.
+//! Does not optimise the copy, and marks its functions `optnone` so that the host pipeline
+//! does not either: the copy would otherwise double the host compile time.
 
 use crate::error::{AccError, Result};
 use crate::ir::{Module, Value};
@@ -47,6 +48,14 @@ pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<V
     for f in emu.functions() {
         if !f.is_declaration() && !entries.contains(&f) {
             f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        }
+        // Compile time: the copy would double the work of the host pipeline. Unoptimised
+        // code computes the same results (the kernels are the same IR), only slower, which
+        // the emulator's small test runs can afford. The device-runtime forwarders stay
+        // `alwaysinline`.
+        if !f.is_declaration() && !f.name().starts_with("__acc_") {
+            f.add_fn_enum_attr("noinline");
+            f.add_fn_enum_attr("optnone");
         }
     }
     for g in emu.globals() {

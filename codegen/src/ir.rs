@@ -166,25 +166,8 @@ impl Module {
     /// Runs a textual new-PM pipeline (e.g. `"sroa,instcombine"`) on the module.
     pub fn run_passes(self, pipeline: &str, tm: Option<llvm_sys::target_machine::LLVMTargetMachineRef>) -> Result<(), String> {
         let p = cstr(pipeline);
-        // SAFETY: live module; options object created and disposed here.
-        unsafe {
-            let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
-            let err = llvm_sys::transforms::pass_builder::LLVMRunPasses(
-                self.0,
-                p.as_ptr(),
-                tm.unwrap_or(std::ptr::null_mut()),
-                opts,
-            );
-            llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
-            if err.is_null() {
-                Ok(())
-            } else {
-                let m = llvm_sys::error::LLVMGetErrorMessage(err);
-                let s = CStr::from_ptr(m).to_string_lossy().into_owned();
-                llvm_sys::error::LLVMDisposeErrorMessage(m);
-                Err(s)
-            }
-        }
+        // SAFETY: live module; the options object is created and disposed in run_pipeline.
+        run_pipeline(|opts| unsafe { llvm_sys::transforms::pass_builder::LLVMRunPasses(self.0, p.as_ptr(), tm.unwrap_or(std::ptr::null_mut()), opts) })
     }
     pub fn add_module_flag_i32(self, key: &str, val: u32) {
         let ctx = self.context();
@@ -635,6 +618,14 @@ impl Value {
         // SAFETY: function with a body.
         Block(unsafe { LLVMGetEntryBasicBlock(self.0) })
     }
+    /// Runs a textual new-PM function pipeline (e.g. `"sroa,instsimplify"`) on this function
+    /// only: the cost does not grow with the rest of the module.
+    pub fn run_function_passes(self, pipeline: &str) -> Result<(), String> {
+        let p = cstr(pipeline);
+        // SAFETY: live function definition; the options object is created and disposed in
+        // run_pipeline.
+        run_pipeline(|opts| unsafe { llvm_sys::transforms::pass_builder::LLVMRunPassesOnFunction(self.0, p.as_ptr(), std::ptr::null_mut(), opts) })
+    }
     pub fn set_call_conv(self, cc: u32) {
         // SAFETY: function.
         unsafe { LLVMSetFunctionCallConv(self.0, cc) }
@@ -798,6 +789,25 @@ impl Block {
 
 /// Makes every incoming edge of `phi` from `from` come from `to` instead.
 /// PHINode::setIncomingBlock has no C API, so a phi that needs it is rebuilt in place.
+/// Runs `run` with fresh pass-builder options and turns its error into a message.
+fn run_pipeline(run: impl FnOnce(llvm_sys::transforms::pass_builder::LLVMPassBuilderOptionsRef) -> llvm_sys::error::LLVMErrorRef) -> Result<(), String> {
+    // SAFETY: the options object lives until after `run` returns; an error object returned
+    // by LLVM is read once and disposed.
+    unsafe {
+        let opts = llvm_sys::transforms::pass_builder::LLVMCreatePassBuilderOptions();
+        let err = run(opts);
+        llvm_sys::transforms::pass_builder::LLVMDisposePassBuilderOptions(opts);
+        if err.is_null() {
+            Ok(())
+        } else {
+            let m = llvm_sys::error::LLVMGetErrorMessage(err);
+            let s = CStr::from_ptr(m).to_string_lossy().into_owned();
+            llvm_sys::error::LLVMDisposeErrorMessage(m);
+            Err(s)
+        }
+    }
+}
+
 pub fn retarget_phi(phi: Value, from: Block, to: Block) -> Value {
     let inc = phi.incoming();
     if !inc.iter().any(|(_, b)| *b == from) {

@@ -39,6 +39,7 @@ pub mod privatize;
 pub mod ptx;
 pub mod report;
 pub mod rt;
+pub mod timing;
 
 pub use error::{silence_panic_output, AccError, Loc};
 
@@ -62,7 +63,9 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     let opts = options::Options::from_env_and_params(options).map_err(|e| AccError::user(&Loc::default(), e))?;
+    let t = timing::phase("read directives");
     let directives = contract::read_module(m)?;
+    drop(t);
     if mode == Mode::PrintRegions {
         print!("{}", report::describe(&directives));
         use std::io::Write;
@@ -77,6 +80,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control
     // flow.
+    let t = timing::phase("outline");
     let mut cfgs: HashMap<ir::Value, cfg::FunctionCfg> = HashMap::new();
     let nesting: Vec<(Vec<(DataKind, Var)>, Vec<Directive>)> = directives
         .iter()
@@ -92,8 +96,10 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
             regions.push(r);
         }
     }
+    drop(t);
     if !regions.is_empty() {
         let dev = device::build(m, &regions, &opts)?;
+        let _t = timing::phase("host stubs");
         let image = host_stub::embed_image(m, &dev.cubin);
         for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
             host_stub::build(m, r, plan, image, dev.cubin.len() as u64, *entry)?;
@@ -102,6 +108,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
             eprint!("{}", report::plans(&regions, &dev.plans));
         }
     }
+    let _t = timing::phase("data directives, verify");
     for d in &directives {
         if matches!(d.kind, DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update) {
             data::lower(m, d)?;

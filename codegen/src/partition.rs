@@ -199,15 +199,20 @@ fn rewrite_nest(m: Module, nest: &[CountedLoop], levels: Levels, loc: &Loc) -> R
     // Each loop's induction value from k: idx_j = (k / prod(trips after j)) % trip_j.
     let after_phis = outer.header.first_non_phi().expect("header has a terminator");
     b.position_before(after_phis);
+    // The header runs these once more when k reaches total, which is 0 when any trip count
+    // is: divisors are at least 1 so that this last run cannot divide by zero (a trap on the
+    // emulator's host, undefined behaviour in the IR).
+    let one = i64t.const_int(1);
+    let at_least_one = |v: Value| b.select(b.icmp(IntPred::LLVMIntSLT, v, one), one, v);
     let mut ivs = Vec::new();
     for j in 0..nest.len() {
         let mut idx = k;
         if j + 1 < nest.len() {
             let inner = trips[j + 1..].iter().skip(1).fold(trips[j + 1], |acc, t| b.mul(acc, *t));
-            idx = b.sdiv(idx, inner);
+            idx = b.sdiv(idx, at_least_one(inner));
         }
         if j > 0 {
-            idx = b.srem(idx, trips[j]);
+            idx = b.srem(idx, at_least_one(trips[j]));
         }
         let l = &nest[j];
         let ivty = l.iv.ty();
