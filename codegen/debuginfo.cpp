@@ -51,7 +51,7 @@ bool remapRecordValues(DbgVariableRecord &DVR, const Function &F,
   for (Value *Op : Ops) {
     auto It = Replaced.find(Op);
     if (It != Replaced.end())
-      DVR.replaceVariableLocationOp(Op, It->second);
+      DVR.replaceVariableLocationOp(Op, It->second, /*AllowEmpty=*/true); // an op listed twice is gone the second time
   }
   for (Value *Op : DVR.location_ops())
     if (isForeign(Op, F))
