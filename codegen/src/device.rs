@@ -101,6 +101,9 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
 
 /// The NVPTX-specific steps: libdevice, the NVPTX device runtime, `-O3`, PTX, ptxas.
 fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<Vec<u8>> {
+    // ptxas keeps line information only without optimising less (-lineinfo, not -g), so
+    // kernels carry line directives, as clang's CUDA device code does at -O1 and above.
+    dev.debug_info_to_line_directives();
     resolve_external_calls(dev, kernels, opts, regions)?;
     link_device_runtime(dev)?;
     internalize_all_but(dev, kernels);
@@ -120,7 +123,7 @@ fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Opt
     drop(t);
     let ptx_keep = keep("ptx");
     let _t = crate::timing::phase("ptxas");
-    let cubin = ptx::assemble(&ptx, &opts.gpu_arch, &opts.cuda_dir, ptx_keep.as_deref())?;
+    let cubin = ptx::assemble(&ptx, &opts.gpu_arch, &opts.cuda_dir, ptx_keep.as_deref(), dev.has_debug_info())?;
     if let Some(p) = keep("cubin") {
         std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
     }

@@ -24,6 +24,9 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
     let loc = d.loc.to_string();
     r.header.terminator().expect("outline left a branch").erase();
     b.position_at_end(r.header);
+    // The launch sequence stands for the directive: it gets the directive's line (and the
+    // call to the outlined function, which has debug info, must have one).
+    b.set_debug_loc_of(d.begin);
     let loc_s = b.global_string(&loc, ".acc.loc");
 
     // Values for the host fallback (also what grid sizing reads).

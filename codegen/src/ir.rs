@@ -858,6 +858,47 @@ pub fn prune_phi(phi: Value, keep: impl Fn(Block) -> bool) -> Value {
     }
 }
 
+// ---------------------------------------------------------------- Debug info
+// The C API reads debug records but cannot retarget or erase them; these two fix-ups are
+// C++ (debuginfo.cpp, compiled by build.rs) and are called only from here.
+extern "C" {
+    fn accc_di_fixup_outlined(old: LLVMValueRef, new: LLVMValueRef, line: u32, from: *const LLVMValueRef, to: *const LLVMValueRef, n: u32);
+    fn accc_di_line_directives_only(m: LLVMModuleRef);
+}
+
+/// Gives `new` (blocks outlined from `old`) debug info of its own: a distinct subprogram at
+/// `line`, its locations and variables moved into it, records that named a value in
+/// `replaced` re-pointed at its replacement, the rest of the host's metadata dropped.
+pub fn fixup_outlined_debug_info(old: Value, new: Value, line: u32, replaced: &[(Value, Value)]) {
+    let from: Vec<LLVMValueRef> = replaced.iter().map(|(f, _)| f.0).collect();
+    let to: Vec<LLVMValueRef> = replaced.iter().map(|(_, t)| t.0).collect();
+    // SAFETY: both functions are live definitions in the same module; the arrays hold
+    // `replaced.len()` live values each and outlive the call, which does not keep them.
+    unsafe { accc_di_fixup_outlined(old.0, new.0, line, from.as_ptr(), to.as_ptr(), replaced.len() as u32) }
+}
+
+impl Module {
+    /// Whether the module carries debug info (a compile unit in `llvm.dbg.cu`).
+    pub fn has_debug_info(self) -> bool {
+        // SAFETY: live module; the name is NUL-terminated and only read.
+        unsafe { LLVMGetNamedMetadataNumOperands(self.0, c"llvm.dbg.cu".as_ptr()) > 0 }
+    }
+    /// Reduces the module's debug info to line directives (`-gline-directives-only`).
+    pub fn debug_info_to_line_directives(self) {
+        // SAFETY: live module owned by the caller, not being iterated.
+        unsafe { accc_di_line_directives_only(self.0) }
+    }
+}
+
+impl Builder {
+    /// Gives what the builder creates from now on the debug location of `i` (none if it
+    /// has none): calls to functions with debug info must carry one.
+    pub fn set_debug_loc_of(&self, i: Value) {
+        // SAFETY: live instruction; a null location clears the builder's.
+        unsafe { LLVMSetCurrentDebugLocation2(self.0, llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(i.0)) }
+    }
+}
+
 // ---------------------------------------------------------------- Builder
 pub struct Builder(LLVMBuilderRef);
 

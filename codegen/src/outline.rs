@@ -7,8 +7,10 @@
 //! decides; the host function keeps the directive's header (begin marker, clause operands)
 //! in `header`, which now branches straight to `exit` (the block that starts with the end
 //! marker). The same function is the host fallback and, cloned into the device module, the
-//! kernel. Does not build the launch stub (host_stub.rs) and does not map loops (the
-//! device module does).
+//! kernel. With debug info, the new function gets a subprogram of its own at the directive's
+//! line; its instructions keep their source lines, and variable records follow the captures
+//! to their parameters or private copies (`ir::fixup_outlined_debug_info`). Does not build
+//! the launch stub (host_stub.rs) and does not map loops (the device module does).
 
 use crate::capture::{classify, CaptureError, CaptureFacts, Passing, Storage};
 use crate::cfg::{FunctionCfg, NaturalLoop};
@@ -427,6 +429,7 @@ fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], 
     let params = f.params();
     let in_f = |u: Value| u.is_instruction() && u.parent_function() == f;
     let mut pi = 0;
+    let mut replaced = Vec::new();
     for c in caps {
         let replacement = match c.passing {
             Passing::Private => b.alloca(variable_type(c.value), &format!("{}.private", c.name)),
@@ -446,9 +449,12 @@ fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], 
             }
         };
         c.value.replace_uses_where(replacement, in_f);
+        replaced.push((c.value, replacement));
     }
     b.br(entry);
     drop_foreign_lifetimes(f);
+    // Debug records are not uses: they still name the host's values and scopes.
+    crate::ir::fixup_outlined_debug_info(d.function, f, d.loc.line, &replaced);
     Ok(f)
 }
 

@@ -110,7 +110,9 @@ pub fn libdevice_path(cuda_dir: &Path) -> PathBuf {
 
 /// Assembles PTX into a cubin with ptxas. `keep` is where the PTX is kept for the user (with
 /// -save-temps); otherwise it goes to a temporary file that is removed on success.
-pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>) -> Result<Vec<u8>> {
+/// `line_info`: the PTX has `.loc` directives, which ptxas keeps in the cubin with
+/// `-lineinfo` (`-g` would also turn its optimisations off).
+pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool) -> Result<Vec<u8>> {
     let ptxas = ptxas_path(cuda_dir);
     if !ptxas.exists() {
         return Err(AccError::internal(format!(
@@ -126,8 +128,10 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>) -> 
     };
     std::fs::write(&ptx_path, ptx).map_err(|e| AccError::internal(format!("cannot write {}: {e}", ptx_path.display())))?;
     let cubin_path = dir.join("kernels.cubin");
+    let flags: &[&str] = if line_info { &["-lineinfo"] } else { &[] };
     let out = std::process::Command::new(&ptxas)
         .arg(format!("-arch={arch}"))
+        .args(flags)
         .arg(&ptx_path)
         .arg("-o")
         .arg(&cubin_path)
@@ -140,9 +144,10 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>) -> 
             let _ = std::fs::copy(&ptx_path, &kept);
         }
         return Err(AccError::internal(format!(
-            "ptxas failed on the generated PTX:\n{}\nreproduce with: {} -arch={arch} {} -o {}",
+            "ptxas failed on the generated PTX:\n{}\nreproduce with: {} -arch={arch} {}{} -o {}",
             String::from_utf8_lossy(&out.stderr).trim_end(),
             ptxas.display(),
+            flags.iter().map(|f| format!("{f} ")).collect::<String>(),
             kept.display(),
             cubin_path.display()
         )));

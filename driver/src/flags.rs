@@ -281,7 +281,8 @@ USAGE: accc [options] file...
   -o <file>           output file (default a.out, <stem>.o, <stem>.s, <stem>.ll, <stem>.bc)
   -O0 -O1 -O2 -O3 -Os -Oz
                       optimisation level
-  -g                  debug info
+  -g                  debug info at any -O: host code and each region's host fallback
+                      (variables included); kernels get source lines (.loc, ptxas -lineinfo)
   -I -D -U -include -isystem -std=... -W... -f... -m... -M...
                       as for clang
   -l -L -Wl,... -shared -static -pthread
