@@ -102,7 +102,7 @@ impl Step {
     /// Runs the step; prints it first when `verbose`.
     pub fn run(&self, verbose: bool) -> Result<()> {
         if verbose {
-            eprintln!(" {}", self.display());
+            crate::error::eprint_line(format!(" {}", self.display()));
         }
         let status = Command::new(&self.program)
             .args(&self.args)
@@ -120,24 +120,27 @@ impl Step {
 /// Flags that keep clang's OpenACC support on but quiet about doing nothing at run time.
 const OPENACC: [&str; 2] = ["-fopenacc", "-Wno-source-uses-openacc"];
 
-/// Step 1: `clang -fsyntax-only` — the user's diagnostics.
+/// Step 1: `clang -fsyntax-only` — the user's diagnostics. `-x c`: the input is C whatever
+/// its name (`accc -x c prog.acc`).
 pub fn validate(o: &Options, src: &str) -> Step {
     let mut s = Step::new(&clang());
     s.arg("-fsyntax-only").args(OPENACC).arg("-Qunused-arguments");
     s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.warn.iter().cloned());
-    s.arg(src);
+    s.args(["-x", "c", src]);
     s
 }
 
 /// Step 2: `clang -E`. `-fms-extensions` is there only because it makes clang expand macros
 /// inside `#pragma acc` lines in the -E output (`copyin(x[0:N])` with `#define N 100`
 /// becomes `x[0:100]`; without it `N` stays and the rewritten code would not compile).
-/// Warnings are silenced here: step 1 already showed them.
-pub fn preprocess(o: &Options, src: &str, out: Option<&Path>) -> Step {
+/// Warnings are silenced here: step 1 already showed them. `deps` are the dependency
+/// flags (`flags::dep_flags` when compiling: this step writes the user's `.d` file).
+/// `lang` is `-x`'s value for the input (`c`, or `assembler-with-cpp` for `accc -E x.S`).
+pub fn preprocess(o: &Options, src: &str, lang: &str, deps: &[String], out: Option<&Path>) -> Step {
     let mut s = Step::new(&clang());
     s.arg("-E").args(OPENACC).arg("-fms-extensions").arg("-Qunused-arguments").arg("-w");
-    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.deps.iter().cloned());
-    s.arg(src);
+    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(deps.iter().cloned());
+    s.args(["-x", lang, src]);
     if let Some(out) = out {
         s.arg("-o").arg(out.to_string_lossy());
     }
@@ -155,18 +158,35 @@ pub enum Output {
     IrBitcode,
 }
 
-/// Step 4: compile the rewritten `.acc.i`. `save_prefix` is the pass's save-temps prefix
-/// (empty for none). Warnings are silenced: step 1 showed the user's, and the marker code
-/// is ours.
-pub fn compile(o: &Options, acc_i: &Path, out: &Path, kind: Output, save_prefix: &str) -> Result<Step> {
+/// What the compile step reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The rewritten `.acc.i` (preprocessed C).
+    RewrittenC,
+    /// LLVM IR (`.ll`/`.bc`) that already carries the contract.
+    Ir,
+}
+
+/// Step 4: compile the rewritten `.acc.i` (or contract IR). `save_prefix` is the pass's
+/// save-temps prefix (empty for none). Warnings are silenced: step 1 showed the user's, and
+/// the marker code is ours. IR outputs (`-emit-llvm`) are the contract as the pass receives
+/// it: Clang's IR before any LLVM pass (`-disable-llvm-passes`), with the `-O` level's
+/// function attributes, so `opt -passes=acc-offload` on it does what the compile does.
+pub fn compile(o: &Options, input: &Path, source: Source, out: &Path, kind: Output, save_prefix: &str) -> Result<Step> {
     let mut s = Step::new(&clang());
-    s.arg("-x").arg("cpp-output");
+    s.arg("-x").arg(match source {
+        Source::RewrittenC => "cpp-output",
+        Source::Ir => "ir",
+    });
     match kind {
         Output::Object => s.arg("-c"),
         Output::Assembly => s.arg("-S"),
         Output::IrText => s.arg("-S").arg("-emit-llvm"),
         Output::IrBitcode => s.arg("-c").arg("-emit-llvm"),
     };
+    if matches!(kind, Output::IrText | Output::IrBitcode) {
+        s.args(["-Xclang", "-disable-llvm-passes"]);
+    }
     s.args(o.opt.iter().cloned()).args(o.debug.iter().cloned());
     // Lifetime markers at every -O level (Clang emits them only when optimising, or for this
     // sanitizer option, which alone instruments nothing): they tell the pass where each
@@ -182,8 +202,22 @@ pub fn compile(o: &Options, acc_i: &Path, out: &Path, kind: Output, save_prefix:
             format!("gpu-arch={};save-temps={}", o.gpu_arch, save_prefix),
         ));
     }
-    s.arg(acc_i.to_string_lossy()).arg("-o").arg(out.to_string_lossy());
+    s.arg(input.to_string_lossy()).arg("-o").arg(out.to_string_lossy());
     Ok(s)
+}
+
+/// Assembles a `.s`/`.S` input into an object (`cpp`: preprocess it first, with the
+/// user's `-I -D` flags).
+pub fn assemble(o: &Options, src: &str, cpp: bool, out: &Path) -> Step {
+    let mut s = Step::new(&clang());
+    s.arg("-c").arg("-Qunused-arguments");
+    if cpp {
+        s.args(o.pp.iter().cloned());
+    }
+    s.args(o.lang.iter().cloned()).args(o.asm.iter().cloned()).args(o.debug.iter().cloned());
+    s.args(["-x", if cpp { "assembler-with-cpp" } else { "assembler" }, src]);
+    s.arg("-o").arg(out.to_string_lossy());
+    s
 }
 
 /// `-Wl,-rpath,<dir>` (two `-Xlinker` words when the directory holds a comma, which
@@ -240,11 +274,11 @@ mod tests {
         let v = validate(&o, "t.c");
         assert_eq!(
             v.args,
-            vec!["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-D", "N=4", "-I", "inc", "-std=c99", "-Wall", "t.c"]
+            vec!["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-D", "N=4", "-I", "inc", "-std=c99", "-Wall", "-x", "c", "t.c"]
         );
-        let p = preprocess(&o, "t.c", Some(Path::new("/tmp/x.i")));
+        let p = preprocess(&o, "t.c", "c", &crate::flags::dep_flags(&o, "t.c"), Some(Path::new("/tmp/x.i")));
         assert!(p.args.contains(&"-fms-extensions".to_string()));
-        assert!(p.args.contains(&"-MD".to_string()));
+        assert!(p.display().contains("-MD -MF t.d -MQ t.o -x c t.c"), "{}", p.display());
         assert!(!p.args.contains(&"-Wall".to_string()));
         assert_eq!(p.args[p.args.len() - 2..], ["-o".to_string(), "/tmp/x.i".to_string()]);
     }
@@ -252,10 +286,19 @@ mod tests {
     #[test]
     fn ir_compile_has_no_plugin() {
         let o = opts("-O1 -g -S -emit-llvm t.c");
-        let c = compile(&o, Path::new("t.acc.i"), Path::new("t.ll"), Output::IrText, "").unwrap();
+        let c = compile(&o, Path::new("t.acc.i"), Source::RewrittenC, Path::new("t.ll"), Output::IrText, "").unwrap();
         assert!(c.args.iter().all(|a| !a.starts_with("-fpass-plugin")));
         assert!(c.env.is_empty());
-        assert!(c.display().contains("-x cpp-output -S -emit-llvm -O1 -g"));
+        assert!(c.display().contains("-x cpp-output -S -emit-llvm -Xclang -disable-llvm-passes -O1 -g"));
+    }
+
+    #[test]
+    fn assembly_inputs() {
+        let o = opts("-DX=1 -c t.S");
+        let a = assemble(&o, "t.S", true, Path::new("t.o"));
+        assert!(a.display().ends_with("-D X=1 -x assembler-with-cpp t.S -o t.o"), "{}", a.display());
+        let a = assemble(&o, "t.s", false, Path::new("t.o"));
+        assert!(a.display().ends_with("-Qunused-arguments -x assembler t.s -o t.o"), "{}", a.display());
     }
 
     #[test]

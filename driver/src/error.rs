@@ -2,6 +2,21 @@
 //! (`accc: error: ...` or a compiler-style `file:line:col: error: ...`) and exits 1.
 
 use std::fmt;
+use std::io::Write;
+
+/// Writes one line to stderr and ignores failures: with stderr a closed pipe
+/// (`accc -c bad.c 2>&1 | head -1`) `eprintln!` would panic, and a panic while reporting
+/// ends in SIGABRT. accc still exits 1 when it has an error to report.
+pub fn eprint_line(line: impl fmt::Display) {
+    let _ = writeln!(std::io::stderr().lock(), "{}", line);
+}
+
+/// Writes to stdout and ignores failures (`accc --help | head -1`), like [`eprint_line`].
+pub fn print_out(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
 
 /// A source position as the user sees it (file name as written, 1-based line and column).
 #[derive(Debug, Clone, PartialEq, Eq)]

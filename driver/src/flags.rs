@@ -21,10 +21,63 @@ pub enum Mode {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
-    /// A C source file.
+    /// A C source file (`.c`, or any name after `-x c`).
     C(String),
+    /// LLVM IR (`.ll`, `.bc`, or after `-x ir`), e.g. an `accc -emit-llvm` dump: it carries
+    /// the contract already, so it is compiled with the pass and not rewritten.
+    Ir(String),
+    /// Assembly, assembled by clang: `.s` (`-x assembler`) or `.S` (`-x assembler-with-cpp`,
+    /// `cpp` set: clang preprocesses it first).
+    Asm { path: String, cpp: bool },
     /// Anything handed to the linker as is (`.o`, `.a`, `.so`, ...).
     Linker(String),
+}
+
+impl Input {
+    pub fn path(&self) -> &str {
+        match self {
+            Input::C(p) | Input::Ir(p) | Input::Linker(p) => p,
+            Input::Asm { path, .. } => path,
+        }
+    }
+
+    /// True for inputs that a compile step turns into an output (all but linker inputs).
+    pub fn is_compiled(&self) -> bool {
+        !matches!(self, Input::Linker(_))
+    }
+}
+
+/// The language `-x` forces on the inputs after it (`-x none`: None, by extension again).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lang {
+    C,
+    Ir,
+    Asm,
+    AsmCpp,
+}
+
+fn parse_lang(name: &str) -> Result<Option<Lang>> {
+    match name {
+        "none" => Ok(None),
+        "c" => Ok(Some(Lang::C)),
+        "ir" => Ok(Some(Lang::Ir)),
+        "assembler" => Ok(Some(Lang::Asm)),
+        "assembler-with-cpp" => Ok(Some(Lang::AsmCpp)),
+        other => Err(DriverError::User(format!(
+            "language '{}' is not supported (-x accepts c, ir, assembler, assembler-with-cpp, none)",
+            other
+        ))),
+    }
+}
+
+fn input_of_lang(path: &str, lang: Lang) -> Input {
+    let path = path.to_string();
+    match lang {
+        Lang::C => Input::C(path),
+        Lang::Ir => Input::Ir(path),
+        Lang::Asm => Input::Asm { path, cpp: false },
+        Lang::AsmCpp => Input::Asm { path, cpp: true },
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,9 +99,10 @@ pub struct Options {
     pub debug: Vec<String>,
     /// `-I -D -U -include -isystem ...`: validation and preprocessing.
     pub pp: Vec<String>,
-    /// `-MD -MF ...`: preprocessing only.
+    /// `-M -MM -MD -MMD -MF -MT -MQ -MP -MG`: preprocessing only (see [`dep_flags`]).
     pub deps: Vec<String>,
-    /// `-std= -f... -m... -pthread`: every clang step.
+    /// `-std= -f... -m... -pthread`: every clang step (those that also matter when linking,
+    /// like `-fsanitize=`, are in `link` too).
     pub lang: Vec<String>,
     /// `-W... -w -pedantic`: validation only.
     pub warn: Vec<String>,
@@ -106,11 +160,14 @@ fn classify_input(path: &str) -> Result<Input> {
     let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
         "c" => Ok(Input::C(path.to_string())),
+        "ll" | "bc" => Ok(Input::Ir(path.to_string())),
+        "s" => Ok(Input::Asm { path: path.to_string(), cpp: false }),
+        "S" | "sx" => Ok(Input::Asm { path: path.to_string(), cpp: true }),
         "cc" | "cpp" | "cxx" | "C" | "c++" | "cu" | "m" | "mm" => Err(DriverError::User(format!(
             "'{}': only C sources are supported (C++, CUDA and Objective-C are not)",
             path
         ))),
-        "h" | "i" | "s" | "S" => Err(DriverError::User(format!("'{}': unsupported input file type '.{}'", path, ext))),
+        "h" | "i" => Err(DriverError::User(format!("'{}': unsupported input file type '.{}'", path, ext))),
         _ => Ok(Input::Linker(path.to_string())),
     }
 }
@@ -139,7 +196,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
         save_temps: false,
         verbose: false,
     };
-    let mut force_c = false;
+    let mut forced: Option<Lang> = None;
     let mut i = 0;
     let missing = |f: &str| DriverError::User(format!("argument to '{}' is missing (expected 1 value)", f));
     while i < args.len() {
@@ -161,7 +218,10 @@ pub fn parse(args: &[String]) -> Result<Options> {
             if a == "-" {
                 return Err(DriverError::User("reading the source from standard input is not supported".into()));
             }
-            o.inputs.push(if force_c { Input::C(a.to_string()) } else { classify_input(a)? });
+            o.inputs.push(match forced {
+                Some(lang) => input_of_lang(a, lang),
+                None => classify_input(a)?,
+            });
             continue;
         }
         match a {
@@ -193,11 +253,11 @@ pub fn parse(args: &[String]) -> Result<Options> {
             "-x" => {
                 let v = args.get(i).cloned().ok_or_else(|| missing("-x"))?;
                 i += 1;
-                match v.as_str() {
-                    "c" => force_c = true,
-                    "none" => force_c = false,
-                    other => return Err(DriverError::User(format!("language '{}' is not supported (only C)", other))),
-                }
+                forced = parse_lang(&v)?;
+            }
+            "-coverage" | "--coverage" | "-static-libgcc" | "-static-libsan" | "-shared-libsan" => {
+                o.lang.push(a.into());
+                o.link.push(a.into());
             }
             "-M" | "-MM" | "-MD" | "-MMD" | "-MP" | "-MG" => o.deps.push(a.into()),
             _ => {
@@ -231,8 +291,17 @@ pub fn parse(args: &[String]) -> Result<Options> {
                     o.pp.push(a.into());
                 } else if a.starts_with("-W") {
                     o.warn.push(a.into());
+                } else if is_lto(a) {
+                    return Err(DriverError::User(format!(
+                        "{} is not supported (acc-offload must see each translation unit's IR before \
+                         it is linked; build without -flto)",
+                        a
+                    )));
                 } else if a.starts_with("-f") || a.starts_with("-m") {
                     o.lang.push(a.into());
+                    if is_link_time(a) {
+                        o.link.push(a.into());
+                    }
                 } else if let Some(v) = a.strip_prefix("-l") {
                     let v = if v.is_empty() { value("-l")?.unwrap_or_default() } else { v.to_string() };
                     o.link.push(format!("-l{}", v));
@@ -251,15 +320,19 @@ pub fn parse(args: &[String]) -> Result<Options> {
     if o.inputs.is_empty() {
         return Err(DriverError::User("no input files".into()));
     }
-    let c_inputs = o.inputs.iter().filter(|x| matches!(x, Input::C(_))).count();
+    // `-M`/`-MM` imply `-E` (clang): the dependencies are the output, nothing is compiled.
+    if o.deps.iter().any(|d| d == "-M" || d == "-MM") {
+        o.mode = Mode::Preprocess;
+    }
+    let compiled = o.inputs.iter().filter(|x| x.is_compiled()).count();
     if o.mode != Mode::Link {
-        if o.inputs.len() != c_inputs {
-            let what = o.inputs.iter().find(|x| matches!(x, Input::Linker(_))).unwrap();
-            if let Input::Linker(p) = what {
-                return Err(DriverError::User(format!("'{}': linker input unused with -c/-S/-E", p)));
-            }
+        if let Some(Input::Linker(p)) = o.inputs.iter().find(|x| !x.is_compiled()) {
+            return Err(DriverError::User(format!("'{}': linker input unused with -c/-S/-E", p)));
         }
-        if c_inputs > 1 && o.output.is_some() && o.mode != Mode::Preprocess {
+        if let Some(bad) = o.inputs.iter().find(|x| !handled_in_mode(x, o.mode)) {
+            return Err(DriverError::User(format!("'{}': input unused with -S/-E", bad.path())));
+        }
+        if compiled > 1 && o.output.is_some() && o.mode != Mode::Preprocess {
             return Err(DriverError::User("cannot specify -o when generating multiple output files".into()));
         }
     }
@@ -269,15 +342,77 @@ pub fn parse(args: &[String]) -> Result<Options> {
     Ok(o)
 }
 
+/// Whether a compile-only mode does something with the input: assembly cannot become
+/// assembly (-S), and IR cannot be preprocessed (-E).
+fn handled_in_mode(input: &Input, mode: Mode) -> bool {
+    !matches!((input, mode), (Input::Asm { .. }, Mode::Assemble) | (Input::Ir(_), Mode::Preprocess))
+}
+
+/// `-flto`, `-flto=thin|full|auto|N`: the pass runs at the start of each compile's pipeline
+/// and must see the whole module there, which LTO defers to link time.
+fn is_lto(flag: &str) -> bool {
+    flag == "-flto" || flag.starts_with("-flto=")
+}
+
+/// `-f` flags that also change what the link step does (runtimes and libraries it adds).
+fn is_link_time(flag: &str) -> bool {
+    const PREFIXES: &[&str] = &[
+        "-fsanitize", "-fno-sanitize", "-fopenmp", "-fno-openmp", "-fprofile-", "-fcoverage-",
+        "-fuse-ld=", "-fxray-", "-fcs-profile-",
+    ];
+    PREFIXES.iter().any(|p| flag.starts_with(p))
+}
+
+/// The value of the last `-o`-style dependency flag `name` (`-MF`), if given.
+fn last_dep_value<'a>(deps: &'a [String], name: &str) -> Option<&'a str> {
+    deps.windows(2).rev().find(|w| w[0] == name).map(|w| w[1].as_str())
+}
+
+/// The dependency flags of the preprocessing step that compiles `src` (not for `-E`/`-M`,
+/// where clang sees the user's `-o` itself). That step writes a scratch `.i`, so clang's
+/// defaults would name it; these are the defaults clang derives from the real output:
+/// the target is `-o`'s value or else `<stem>.o` (quoted like `-MQ`), and `-MD`/`-MMD`
+/// without `-MF` write `-o`'s path with the extension `.d`, or else `<stem>.d`.
+pub fn dep_flags(o: &Options, src: &str) -> Vec<String> {
+    let mut flags = o.deps.clone();
+    if !o.deps.iter().any(|d| d == "-MD" || d == "-MMD") {
+        return flags;
+    }
+    let base = |ext: &str| {
+        let p = std::path::Path::new(src).with_extension(ext);
+        p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    };
+    if last_dep_value(&o.deps, "-MF").is_none() {
+        let file = match &o.output {
+            Some(out) => std::path::Path::new(out).with_extension("d").to_string_lossy().into_owned(),
+            None => base("d"),
+        };
+        flags.extend(["-MF".to_string(), file]);
+    }
+    if !o.deps.iter().any(|d| d == "-MT" || d == "-MQ") {
+        flags.extend(["-MQ".to_string(), o.output.clone().unwrap_or_else(|| base("o"))]);
+    }
+    flags
+}
+
 pub const HELP: &str = "\
 OVERVIEW: accc - OpenACC C compiler for NVIDIA GPUs (clang-22 + acc-offload)
 
 USAGE: accc [options] file...
 
+  Inputs: .c (C with OpenACC), .ll/.bc (contract IR, e.g. from -emit-llvm: compiled with
+  the pass), .s/.S (assembled), anything else goes to the linker.
+  -x c|ir|assembler|assembler-with-cpp|none
+                      treat the inputs after it as this language (none: by extension)
   -c                  compile to an object file
   -S                  compile to host assembly (with -emit-llvm: the OpenACC contract IR)
   -E                  preprocess only
-  -emit-llvm          with -S/-c: LLVM IR/bitcode with the __acc_* markers, no offloading
+  -emit-llvm          with -S/-c: the contract IR/bitcode (__acc_* markers, before any LLVM
+                      pass; opt -passes=acc-offload on it does what the compile does)
+  -M -MM              print the make dependencies (to stdout, -o or -MF), compile nothing
+  -MD -MMD -MF -MT -MQ -MP -MG
+                      write dependencies while compiling, as clang does (default file:
+                      -o's path with .d, else <stem>.d; default target: -o, else <stem>.o)
   -o <file>           output file (default a.out, <stem>.o, <stem>.s, <stem>.ll, <stem>.bc)
   -O0 -O1 -O2 -O3 -Os -Oz
                       optimisation level
@@ -286,7 +421,9 @@ USAGE: accc [options] file...
   -I -D -U -include -isystem -std=... -W... -f... -m... -M...
                       as for clang
   -l -L -Wl,... -shared -static -pthread
-                      passed to the linker
+                      passed to the linker (-pthread, -fsanitize=, -fopenmp, -fprofile-*,
+                      --coverage, -fuse-ld= also to the compile steps)
+  -flto               not supported (the pass needs each translation unit before linking)
   -static-libaccrt    link the runtime statically (libaccrt.a); by default programs
                       use libaccrt.so, found through an rpath to accc's directory and
                       $ORIGIN (a folder of executables can carry it beside them)
@@ -352,7 +489,53 @@ mod tests {
         assert_eq!(p("--version").unwrap().action, Action::Version);
         assert_eq!(p("--help").unwrap().action, Action::Help);
         assert_eq!(p("-MD -MF a.d -c a.c").unwrap().deps, vec!["-MD", "-MF", "a.d"]);
+        assert_eq!(p("-MM -c a.c").unwrap().mode, Mode::Preprocess);
         assert_eq!(p("-Os a.c").unwrap().opt.as_deref(), Some("-Os"));
+    }
+
+    /// Clang's defaults for the dependency file and target, from the real output.
+    #[test]
+    fn dependency_defaults() {
+        let deps = |s: &str| {
+            let o = p(s).unwrap();
+            let src = o.inputs[0].path().to_string();
+            dep_flags(&o, &src).join(" ")
+        };
+        assert_eq!(deps("-MD -c src/s.c -o dir/s.o"), "-MD -MF dir/s.d -MQ dir/s.o");
+        assert_eq!(deps("-MMD -c src/s.c"), "-MMD -MF s.d -MQ s.o");
+        assert_eq!(deps("-MD -S s.c"), "-MD -MF s.d -MQ s.o");
+        assert_eq!(deps("-MD s.c -o prog"), "-MD -MF prog.d -MQ prog");
+        assert_eq!(deps("-MD -MF x.d -MT t -c s.c -o s.o"), "-MD -MF x.d -MT t");
+        assert_eq!(deps("-MMD -MQ $t -MP -c s.c -o s.o"), "-MMD -MQ $t -MP -MF s.d");
+        assert_eq!(deps("-MF x.d -c s.c"), "-MF x.d");
+    }
+
+    #[test]
+    fn languages_and_link_flags() {
+        let o = p("-x c a.acc -x none b.c c.ll d.bc e.s f.S g.o -x ir h -x assembler-with-cpp i").unwrap();
+        assert_eq!(
+            o.inputs,
+            vec![
+                Input::C("a.acc".into()),
+                Input::C("b.c".into()),
+                Input::Ir("c.ll".into()),
+                Input::Ir("d.bc".into()),
+                Input::Asm { path: "e.s".into(), cpp: false },
+                Input::Asm { path: "f.S".into(), cpp: true },
+                Input::Linker("g.o".into()),
+                Input::Ir("h".into()),
+                Input::Asm { path: "i".into(), cpp: true },
+            ]
+        );
+        let o = p("-fsanitize=address -fopenmp -fPIC -pthread --coverage -fuse-ld=lld a.c").unwrap();
+        assert_eq!(o.link, vec!["-fsanitize=address", "-fopenmp", "-pthread", "--coverage", "-fuse-ld=lld"]);
+        assert!(o.lang.contains(&"-fsanitize=address".to_string()) && o.lang.contains(&"-fPIC".to_string()));
+        let lto = p("-flto=thin a.c").unwrap_err().to_string();
+        assert!(lto.starts_with("accc: error: -flto=thin is not supported"), "{lto}");
+        assert!(p("-x c++ a.c").is_err());
+        assert!(p("-S a.s").is_err());
+        assert!(p("-E a.ll").is_err());
+        assert!(p("-c a.c b.s -o x.o").is_err());
     }
 
     #[test]

@@ -17,8 +17,8 @@ mod tokenize;
 
 use std::path::{Path, PathBuf};
 
-use compile::Output;
-use error::{DriverError, Result};
+use compile::{Output, Source};
+use error::{eprint_line, print_out, DriverError, Result};
 use flags::{Action, Input, Mode, Options};
 
 /// A scratch directory removed when dropped.
@@ -55,48 +55,86 @@ fn dir_of(path: &str) -> PathBuf {
     }
 }
 
-fn write_file(path: &Path, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| DriverError::User(format!("cannot write '{}': {}", path.display(), e)))
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    std::fs::write(path, bytes).map_err(|e| DriverError::User(format!("cannot write '{}': {}", path.display(), e)))
 }
 
-/// Runs steps 1–4 for one C source; `out` is the file the compile step writes.
-fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, out: &str, kind: Output, save_dir: &Path) -> Result<()> {
+/// Largest source file the rewriter reads for columns (a bigger one falls back to the
+/// preprocessed text's columns).
+const MAX_SOURCE_BYTES: u64 = 64 << 20;
+
+/// Reads a file the preprocessor opened, for the rewriter's columns and clause texts: a
+/// regular file only (never a device or FIFO), at most [`MAX_SOURCE_BYTES`], as same-length
+/// UTF-8 so that columns are byte columns, as in clang's diagnostics.
+fn read_source(name: &str) -> Option<String> {
+    let meta = std::fs::metadata(name).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(name).ok()?;
+    Some(tokenize::same_length_utf8(&bytes).into_owned())
+}
+
+/// Where one compile writes its outputs: the output file, what it is, and the directory
+/// of `-save-temps` files.
+struct Target<'a> {
+    out: &'a str,
+    kind: Output,
+    save_dir: &'a Path,
+}
+
+/// Runs steps 1–4 for one C source.
+fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -> Result<()> {
     let st = stem(src);
     compile::validate(o, src).run(o.verbose)?;
 
     let (i_path, acc_i_path) = if o.save_temps {
-        (save_dir.join(format!("{st}.i")), save_dir.join(format!("{st}.acc.i")))
+        (t.save_dir.join(format!("{st}.i")), t.save_dir.join(format!("{st}.acc.i")))
     } else {
         (scratch.join(format!("{index}-{st}.i")), scratch.join(format!("{index}-{st}.acc.i")))
     };
-    compile::preprocess(o, src, Some(&i_path)).run(o.verbose)?;
+    let deps = flags::dep_flags(o, src);
+    compile::preprocess(o, src, "c", &deps, Some(&i_path)).run(o.verbose)?;
     let ipp = std::fs::read(&i_path)
         .map_err(|e| DriverError::Internal(format!("cannot read '{}': {}", i_path.display(), e)))?;
-    let ipp = String::from_utf8_lossy(&ipp);
 
-    let rewritten = rewrite::rewrite(&ipp, &mut |name: &str| std::fs::read_to_string(name).ok())
-        .map_err(DriverError::Unsupported)?;
+    let rewritten = rewrite::rewrite(&ipp, &mut read_source).map_err(DriverError::Unsupported)?;
     write_file(&acc_i_path, &rewritten.text)?;
     if o.verbose {
-        eprintln!("accc: {}: {} OpenACC directive(s) rewritten into {}", src, rewritten.directives, acc_i_path.display());
+        eprint_line(format!(
+            "accc: {}: {} OpenACC directive(s) rewritten into {}",
+            src,
+            rewritten.directives,
+            acc_i_path.display()
+        ));
     }
+    compile_contract(o, &acc_i_path, Source::RewrittenC, &st, t)
+}
 
-    let prefix = if o.save_temps { save_dir.join(&st).to_string_lossy().into_owned() } else { String::new() };
-    if o.save_temps && kind != Output::IrText {
-        // The contract IR exactly as the pass receives it (pipeline start): no LLVM passes.
-        let ll = save_dir.join(format!("{st}.acc.ll"));
-        let mut dump = compile::compile(o, &acc_i_path, &ll, Output::IrText, "")?;
-        dump.arg("-Xclang").arg("-disable-llvm-passes");
-        dump.run(o.verbose)?;
+/// Compiles contract code (a rewritten `.acc.i` or IR) to the target; with `-save-temps`
+/// first dumps `<stem>.acc.ll`, the contract IR exactly as the pass receives it.
+fn compile_contract(o: &Options, input: &Path, source: Source, st: &str, t: &Target) -> Result<()> {
+    let prefix = if o.save_temps { t.save_dir.join(st).to_string_lossy().into_owned() } else { String::new() };
+    if o.save_temps && source == Source::RewrittenC && t.kind != Output::IrText {
+        let ll = t.save_dir.join(format!("{st}.acc.ll"));
+        compile::compile(o, input, source, &ll, Output::IrText, "")?.run(o.verbose)?;
     }
-    compile::compile(o, &acc_i_path, Path::new(out), kind, &prefix)?.run(o.verbose)
+    compile::compile(o, input, source, Path::new(t.out), t.kind, &prefix)?.run(o.verbose)
+}
+
+/// Compiles one input of any compiled kind to the target.
+fn compile_input(o: &Options, input: &Input, scratch: &Path, index: usize, t: &Target) -> Result<()> {
+    match input {
+        Input::C(src) => compile_c(o, src, scratch, index, t),
+        Input::Ir(path) => compile_contract(o, Path::new(path), Source::Ir, &stem(path), t),
+        Input::Asm { path, cpp } => compile::assemble(o, path, *cpp, Path::new(t.out)).run(o.verbose),
+        Input::Linker(p) => Err(DriverError::Internal(format!("'{}' is not compiled", p))),
+    }
 }
 
 fn check_exists(o: &Options) -> Result<()> {
     for input in &o.inputs {
-        let p = match input {
-            Input::C(p) | Input::Linker(p) => p,
-        };
+        let p = input.path();
         if !Path::new(p).exists() {
             return Err(DriverError::User(format!("no such file or directory: '{}'", p)));
         }
@@ -104,83 +142,96 @@ fn check_exists(o: &Options) -> Result<()> {
     Ok(())
 }
 
+/// `-E`, `-M`, `-MM`: clang preprocesses (or lists dependencies) with the user's `-o`,
+/// so its own defaults for the dependency target and file apply.
+fn preprocess_only(o: &Options) -> Result<()> {
+    let out = o.output.as_deref().filter(|p| *p != "-").map(Path::new);
+    for input in &o.inputs {
+        let lang = match input {
+            Input::C(_) => "c",
+            Input::Asm { cpp: true, .. } => "assembler-with-cpp",
+            Input::Asm { cpp: false, .. } => "assembler",
+            Input::Ir(_) | Input::Linker(_) => continue,
+        };
+        compile::preprocess(o, input.path(), lang, &o.deps, out).run(o.verbose)?;
+    }
+    Ok(())
+}
+
+/// `-c`/`-S`: one output per input, named by `-o` or after the input.
+fn compile_only(o: &Options, scratch: &Path) -> Result<()> {
+    let (kind, ext) = match (o.mode, o.emit_llvm) {
+        (Mode::Assemble, true) => (Output::IrText, "ll"),
+        (Mode::Assemble, false) => (Output::Assembly, "s"),
+        (_, true) => (Output::IrBitcode, "bc"),
+        (_, false) => (Output::Object, "o"),
+    };
+    for (k, input) in o.inputs.iter().enumerate() {
+        let out = o.output.clone().unwrap_or_else(|| format!("{}.{}", stem(input.path()), ext));
+        let save_dir = dir_of(&out);
+        compile_input(o, input, scratch, k, &Target { out: &out, kind, save_dir: &save_dir })?;
+    }
+    Ok(())
+}
+
+/// Compiles every source input to an object, then links them with the runtime.
+fn compile_and_link(o: &Options, scratch: &Path) -> Result<()> {
+    let out = o.output.clone().unwrap_or_else(|| "a.out".into());
+    let save_dir = dir_of(&out);
+    let mut objects = Vec::new();
+    for (k, input) in o.inputs.iter().enumerate() {
+        if let Input::Linker(p) = input {
+            objects.push(p.clone());
+            continue;
+        }
+        let st = stem(input.path());
+        let obj = if o.save_temps { save_dir.join(format!("{st}.o")) } else { scratch.join(format!("{k}-{st}.o")) };
+        let obj = obj.to_string_lossy().into_owned();
+        compile_input(o, input, scratch, k, &Target { out: &obj, kind: Output::Object, save_dir: &save_dir })?;
+        objects.push(obj);
+    }
+    compile::link(o, &objects, &out)?.run(o.verbose)
+}
+
 fn run(args: &[String]) -> Result<()> {
     let o = flags::parse(args)?;
     match o.action {
         Action::Help => {
-            print!("{}", flags::HELP);
+            print_out(flags::HELP);
             return Ok(());
         }
         Action::Version => {
-            println!(
-                "accc version {} (OpenACC C compiler for NVIDIA GPUs; default --gpu-arch={})",
+            print_out(&format!(
+                "accc version {} (OpenACC C compiler for NVIDIA GPUs; default --gpu-arch={})\nfront end: {}\n",
                 env!("CARGO_PKG_VERSION"),
-                flags::DEFAULT_GPU_ARCH
-            );
-            println!("front end: {}", compile::clang());
+                flags::DEFAULT_GPU_ARCH,
+                compile::clang()
+            ));
             return Ok(());
         }
         Action::Run => {}
     }
     check_exists(&o)?;
-
     if o.mode == Mode::Preprocess {
-        for input in &o.inputs {
-            if let Input::C(src) = input {
-                let out = o.output.as_deref().filter(|p| *p != "-").map(Path::new);
-                compile::preprocess(&o, src, out).run(o.verbose)?;
-            }
-        }
-        return Ok(());
+        return preprocess_only(&o);
     }
-
     let scratch = TempDir::new()?;
-    if o.mode != Mode::Link {
-        let (kind, ext) = match (o.mode, o.emit_llvm) {
-            (Mode::Assemble, true) => (Output::IrText, "ll"),
-            (Mode::Assemble, false) => (Output::Assembly, "s"),
-            (_, true) => (Output::IrBitcode, "bc"),
-            (_, false) => (Output::Object, "o"),
-        };
-        for (k, input) in o.inputs.iter().enumerate() {
-            if let Input::C(src) = input {
-                let out = o.output.clone().unwrap_or_else(|| format!("{}.{}", stem(src), ext));
-                compile_c(&o, src, &scratch.0, k, &out, kind, &dir_of(&out))?;
-            }
-        }
-        return Ok(());
+    if o.mode == Mode::Link {
+        compile_and_link(&o, &scratch.0)
+    } else {
+        compile_only(&o, &scratch.0)
     }
-
-    let out = o.output.clone().unwrap_or_else(|| "a.out".into());
-    let save_dir = dir_of(&out);
-    let mut objects = Vec::new();
-    for (k, input) in o.inputs.iter().enumerate() {
-        match input {
-            Input::C(src) => {
-                let obj = if o.save_temps {
-                    save_dir.join(format!("{}.o", stem(src)))
-                } else {
-                    scratch.0.join(format!("{}-{}.o", k, stem(src)))
-                };
-                let obj = obj.to_string_lossy().into_owned();
-                compile_c(&o, src, &scratch.0, k, &obj, Output::Object, &save_dir)?;
-                objects.push(obj);
-            }
-            Input::Linker(p) => objects.push(p.clone()),
-        }
-    }
-    compile::link(&o, &objects, &out)?.run(o.verbose)
 }
 
 fn main() {
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("accc: error: internal compiler error (this is a bug in accc, please report it): {}", info);
+        eprint_line(format!("accc: error: internal compiler error (this is a bug in accc, please report it): {}", info));
     }));
     let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     let code = match std::panic::catch_unwind(|| run(&args)) {
         Ok(Ok(())) => 0,
         Ok(Err(e)) => {
-            eprintln!("{}", e);
+            eprint_line(e);
             1
         }
         Err(_) => 1,

@@ -12,7 +12,7 @@
 //! preprocessed text. The begin marker's column is that of `acc`; a rejection names the
 //! directive's or clause's own column.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::error::{Diag, Loc};
 use crate::operand::{c_string, encode_var, VarError};
@@ -21,7 +21,7 @@ use crate::pragma::{
     split_modifier, Arg, Clause, ClauseKind, DirKind, Directive,
 };
 use crate::stmt::stmt_end;
-use crate::tokenize::{tokenize, Kind, Token};
+use crate::tokenize::{same_length_utf8, tokenize, Kind, Token};
 
 /// Declarations of the marker functions, put in front of every rewritten file.
 pub const PRELUDE: &str = "void __acc_begin(int, const char *, const char *, int, int); \
@@ -30,19 +30,38 @@ void __acc_clause(int, const char *, ...); void __acc_end(int);";
 /// Result of a successful rewrite.
 #[derive(Debug)]
 pub struct Rewritten {
-    pub text: String,
+    /// The rewritten unit: the input's bytes unchanged outside the directives.
+    pub text: Vec<u8>,
     /// Number of directives lowered to markers.
     pub directives: usize,
 }
 
 /// Reads an original source file by the name a line marker gives (None if unreadable).
+/// It is asked only for files the preprocessor opened (see [`opened_files`]).
 pub type SourceReader<'a> = dyn FnMut(&str) -> Option<String> + 'a;
+
+/// The files the preprocessor opened: the main file (the first line marker) and each file
+/// entered by an `#include` (flag 1). A `#line 1 "/dev/zero"` renames lines without opening
+/// anything, so its name is never read.
+fn opened_files(toks: &[Token]) -> HashSet<String> {
+    let mut opened = HashSet::new();
+    let mut first = true;
+    for t in toks {
+        if let Kind::LineMarker { file, entered, .. } = &t.kind {
+            if first || *entered {
+                opened.insert(file.clone());
+            }
+            first = false;
+        }
+    }
+    opened
+}
 
 /// Maps each line of the preprocessed text to (file, 1-based line) of the user's source.
 fn line_origins(src: &str, toks: &[Token]) -> Vec<(String, usize)> {
     let mut markers: HashMap<usize, (usize, String)> = HashMap::new();
     for t in toks {
-        if let Kind::LineMarker { line, file } = &t.kind {
+        if let Kind::LineMarker { line, file, .. } = &t.kind {
             markers.insert(t.line, (*line, file.clone()));
         }
     }
@@ -272,10 +291,14 @@ fn lower_clause(
 
 /// Rewrites a preprocessed translation unit. `read_source` gives the text of an original
 /// file by its line-marker name (used for columns and clause texts). All problems of the
-/// unit are returned together, in source order.
-pub fn rewrite(ipp: &str, read_source: &mut SourceReader) -> Result<Rewritten, Vec<Diag>> {
+/// unit are returned together, in source order. The unit is bytes, not necessarily UTF-8
+/// (a Latin-1 string literal): every byte outside the directives is copied unchanged.
+pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten, Vec<Diag>> {
+    let text = same_length_utf8(bytes);
+    let ipp: &str = &text;
     let toks = tokenize(ipp, true);
     let origins = line_origins(ipp, &toks);
+    let opened = opened_files(&toks);
     let mut cache: HashMap<String, Option<String>> = HashMap::new();
     let mut diags = Vec::new();
     // (position, tie-break, replaced end, text); applied in order of position.
@@ -296,7 +319,9 @@ pub fn rewrite(ipp: &str, read_source: &mut SourceReader) -> Result<Rewritten, V
                 continue;
             }
         };
-        let content = cache.entry(file.clone()).or_insert_with(|| read_source(&file));
+        let content = cache
+            .entry(file.clone())
+            .or_insert_with(|| if opened.contains(&file) { read_source(&file) } else { None });
         let original = content.as_deref().and_then(|c| Original::load(c, line));
         let at = locate(&d, &file, line, t.col, original.as_ref());
 
@@ -350,25 +375,35 @@ pub fn rewrite(ipp: &str, read_source: &mut SourceReader) -> Result<Rewritten, V
         return Err(diags);
     }
     edits.sort_by_key(|e| (e.0, e.1));
-    let main_file = toks
-        .iter()
-        .find_map(|t| match &t.kind {
-            Kind::LineMarker { file, .. } => Some(file.clone()),
-            _ => None,
-        })
-        .unwrap_or_default();
-    let mut out = String::with_capacity(ipp.len() + edits.len() * 80 + 200);
-    out.push_str(PRELUDE);
-    out.push('\n');
-    out.push_str(&format!("# 1 {}\n", c_string(&main_file)));
+    let mut out = Vec::with_capacity(bytes.len() + edits.len() * 80 + 200);
+    out.extend_from_slice(PRELUDE.as_bytes());
+    out.push(b'\n');
+    out.extend_from_slice(b"# 1 ");
+    out.extend_from_slice(&main_file_name(bytes, &toks));
+    out.push(b'\n');
     let mut pos = 0;
     for (start, _, end, text) in &edits {
-        out.push_str(&ipp[pos..*start]);
-        out.push_str(text);
+        out.extend_from_slice(&bytes[pos..*start]);
+        out.extend_from_slice(text.as_bytes());
         pos = *end;
     }
-    out.push_str(&ipp[pos..]);
+    out.extend_from_slice(&bytes[pos..]);
     Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+/// The quoted file name of the first line marker, as bytes of the input (a name that is not
+/// UTF-8 stays as it is), for the marker after the prelude.
+fn main_file_name(bytes: &[u8], toks: &[Token]) -> Vec<u8> {
+    let Some(marker) = toks.iter().find(|t| matches!(t.kind, Kind::LineMarker { .. })) else {
+        return c_string("").into_bytes();
+    };
+    let text = &bytes[marker.start..marker.end];
+    let open = text.iter().position(|&b| b == b'"');
+    let close = text.iter().rposition(|&b| b == b'"');
+    match (open, close) {
+        (Some(o), Some(c)) if c > o => text[o..=c].to_vec(),
+        _ => c_string("").into_bytes(),
+    }
 }
 
 #[cfg(test)]
@@ -377,11 +412,11 @@ mod tests {
 
     fn rw(ipp: &str, src: Option<&str>) -> Result<Rewritten, Vec<Diag>> {
         let s = src.map(|s| s.to_string());
-        rewrite(ipp, &mut |_: &str| s.clone())
+        rewrite(ipp.as_bytes(), &mut |_: &str| s.clone())
     }
 
     fn body(r: &Rewritten) -> String {
-        r.text.splitn(3, '\n').nth(2).unwrap().to_string()
+        String::from_utf8(r.text.clone()).unwrap().splitn(3, '\n').nth(2).unwrap().to_string()
     }
 
     /// The lines of the rewritten unit after the ipp's own first line marker.
@@ -393,7 +428,7 @@ mod tests {
     fn parallel_loop_keeps_lines() {
         let ipp = "# 1 \"t.c\"\nvoid f(float *y, int n) {\n#pragma acc parallel loop copy(y[0:n])\n  for (int i = 0; i < n; i++) y[i] = 0;\n}\n";
         let r = rw(ipp, None).unwrap();
-        assert!(r.text.starts_with(PRELUDE));
+        assert!(r.text.starts_with(PRELUDE.as_bytes()));
         assert_eq!(r.directives, 1);
         let b = body(&r);
         assert_eq!(b.lines().count(), ipp.lines().count());
@@ -520,6 +555,28 @@ mod tests {
         let b = body(&rw(ipp, None).unwrap());
         assert!(b.contains("__acc_begin(1, \"kernels\", \"./h.h\", 2, 9)"), "{}", b);
         assert!(b.contains("a[0] = 1; __acc_end(1); }"));
+    }
+
+    #[test]
+    fn bytes_outside_directives_are_kept() {
+        // A Latin-1 literal (not UTF-8) and a Latin-1 file name survive byte for byte.
+        let ipp: &[u8] = b"# 1 \"caf\xe9.c\"\nchar *s = \"caf\xe9\";\n#pragma acc parallel\ns = \"\xe9\";\n";
+        let r = rewrite(ipp, &mut |_: &str| None).unwrap();
+        let after_prelude = &r.text[PRELUDE.len() + 1..];
+        assert!(after_prelude.starts_with(b"# 1 \"caf\xe9.c\"\n# 1 \"caf\xe9.c\"\nchar *s = \"caf\xe9\";\n{ __acc_begin(1,"));
+        assert!(r.text.ends_with(b"s = \"\xe9\"; __acc_end(1); }\n"));
+    }
+
+    #[test]
+    fn only_opened_files_are_read() {
+        let ipp = "# 1 \"t.c\"\n# 1 \"./h.h\" 1\n#pragma acc update device(a)\n# 1 \"/dev/zero\"\n#pragma acc update device(a)\n# 2 \"/dev/zero\" 2\n#pragma acc update device(a)\n";
+        let mut asked = Vec::new();
+        rewrite(ipp.as_bytes(), &mut |f: &str| {
+            asked.push(f.to_string());
+            None
+        })
+        .unwrap();
+        assert_eq!(asked, ["./h.h"]);
     }
 
     #[test]

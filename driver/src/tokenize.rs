@@ -14,8 +14,10 @@ pub enum Kind {
     Str,
     Char,
     Punct,
-    /// `# N "file" flags`: the next line is line `line` of `file`.
-    LineMarker { line: usize, file: String },
+    /// `# N "file" flags`: the next line is line `line` of `file`. `entered` is flag 1: the
+    /// preprocessor opened `file` here (an `#include`), as opposed to a `#line` directive,
+    /// which only renames lines and may name anything (`/dev/zero`).
+    LineMarker { line: usize, file: String, entered: bool },
     /// A `#pragma` line (or any other `#` line that is not a line marker). The token text
     /// is the whole line without its newline.
     Pragma,
@@ -122,9 +124,10 @@ pub fn tokenize(src: &str, directives: bool) -> Vec<Token> {
                 j += 1;
             }
             let text = &src[start..j];
-            let kind = parse_line_marker(text).map_or(Kind::Pragma, |(l, f)| Kind::LineMarker {
-                line: l,
-                file: f,
+            let kind = parse_line_marker(text).map_or(Kind::Pragma, |(line, file, entered)| Kind::LineMarker {
+                line,
+                file,
+                entered,
             });
             toks.push(Token { kind, start, end: j, line: start_line, col });
             i = j;
@@ -207,7 +210,8 @@ fn scan_quoted(b: &[u8], i: usize, q: u8) -> usize {
 }
 
 /// Parses `# N "file" flags...` (also `#line N "file"`). Returns None for other `#` lines.
-pub fn parse_line_marker(text: &str) -> Option<(usize, String)> {
+/// Parses `# N "file" flags` (or `#line N "file"`) into (N, file, flag 1 present).
+pub fn parse_line_marker(text: &str) -> Option<(usize, String, bool)> {
     let rest = text.strip_prefix('#')?.trim_start();
     let rest = rest.strip_prefix("line").map(|r| r.trim_start()).unwrap_or(rest);
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
@@ -216,26 +220,60 @@ pub fn parse_line_marker(text: &str) -> Option<(usize, String)> {
     }
     let line: usize = digits.parse().ok()?;
     let rest = rest[digits.len()..].trim_start();
-    let file = if let Some(r) = rest.strip_prefix('"') {
-        // Unescape the C string (clang escapes '\' and '"').
-        let mut out = String::new();
-        let mut chars = r.chars();
-        while let Some(ch) = chars.next() {
-            match ch {
-                '\\' => {
-                    if let Some(n) = chars.next() {
-                        out.push(n);
-                    }
+    let (file, flags) = match rest.strip_prefix('"') {
+        Some(r) => unescape_file_name(r),
+        None => (String::new(), ""),
+    };
+    let entered = flags.split_whitespace().any(|f| f == "1");
+    Some((line, file, entered))
+}
+
+/// Unescapes a line marker's file name (clang escapes '\\' and '"'), `r` starting after the
+/// opening quote; returns the name and the text after the closing quote.
+fn unescape_file_name(r: &str) -> (String, &str) {
+    let mut out = String::new();
+    let mut chars = r.char_indices();
+    while let Some((k, ch)) = chars.next() {
+        match ch {
+            '\\' => {
+                if let Some((_, n)) = chars.next() {
+                    out.push(n);
                 }
-                '"' => break,
-                _ => out.push(ch),
+            }
+            '"' => return (out, &r[k + 1..]),
+            _ => out.push(ch),
+        }
+    }
+    (out, "")
+}
+
+/// Makes `bytes` valid UTF-8 of the same length: each byte of an invalid sequence becomes
+/// `_`. Offsets, lines and columns stay those of the bytes, so edits computed on the text
+/// apply to the original bytes (which the rewriter copies, keeping a Latin-1 string literal
+/// byte for byte). `_` tokenizes like the non-ASCII byte it replaces (an identifier byte).
+pub fn same_length_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let valid = e.valid_up_to();
+                // Cannot fail: from_utf8 validated this prefix.
+                out.push_str(std::str::from_utf8(&rest[..valid]).unwrap_or_default());
+                let bad = e.error_len().unwrap_or(rest.len() - valid);
+                out.extend(std::iter::repeat_n('_', bad));
+                rest = &rest[valid + bad..];
             }
         }
-        out
-    } else {
-        String::new()
-    };
-    Some((line, file))
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -272,11 +310,14 @@ mod tests {
     fn line_markers_and_pragmas() {
         let src = "# 1 \"t.c\"\nint a;\n#pragma acc parallel loop copy(y[0:n])\n  # 7 \"dir/h \\\"q\\\".h\" 2\n";
         let toks = tokenize(src, true);
-        assert_eq!(toks[0].kind, Kind::LineMarker { line: 1, file: "t.c".into() });
+        assert_eq!(toks[0].kind, Kind::LineMarker { line: 1, file: "t.c".into(), entered: false });
         assert_eq!(toks[4].kind, Kind::Pragma);
         assert_eq!(toks[4].line, 2);
         assert_eq!(toks[4].text(src), "#pragma acc parallel loop copy(y[0:n])");
-        assert_eq!(toks[5].kind, Kind::LineMarker { line: 7, file: "dir/h \"q\".h".into() });
+        assert_eq!(toks[5].kind, Kind::LineMarker { line: 7, file: "dir/h \"q\".h".into(), entered: false });
+        let toks = tokenize("# 1 \"./h.h\" 1 3\n#line 1 \"/dev/zero\"\n", true);
+        assert_eq!(toks[0].kind, Kind::LineMarker { line: 1, file: "./h.h".into(), entered: true });
+        assert_eq!(toks[1].kind, Kind::LineMarker { line: 1, file: "/dev/zero".into(), entered: false });
     }
 
     #[test]
@@ -294,6 +335,13 @@ mod tests {
         let toks = tokenize("a\n  bb\tc", true);
         assert_eq!((toks[1].line, toks[1].col), (1, 3));
         assert_eq!((toks[2].line, toks[2].col), (1, 6));
+    }
+
+    #[test]
+    fn invalid_utf8_keeps_its_length() {
+        assert_eq!(same_length_utf8(b"caf\xe9 \"\xe9t\xc3\xa9\"\n"), "caf_ \"_t\u{e9}\"\n");
+        assert_eq!(same_length_utf8(b"a\xe2\x82").len(), 3);
+        assert!(matches!(same_length_utf8(b"ok"), std::borrow::Cow::Borrowed("ok")));
     }
 
     #[test]

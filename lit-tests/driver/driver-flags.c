@@ -19,10 +19,10 @@
 // VERBOSE: clang{{[-0-9]*}} -fsyntax-only -fopenacc -Wno-source-uses-openacc {{.*}}-D SCALE=3 -I {{.*}}Inputs -std=c11 -Wall {{.*}}driver-flags.c
 // VERBOSE-NEXT: clang{{[-0-9]*}} -E -fopenacc -Wno-source-uses-openacc -fms-extensions {{.*}}-D SCALE=3 {{.*}}driver-flags.c -o {{.*}}.i
 // VERBOSE-NEXT: accc: {{.*}}driver-flags.c: 1 OpenACC directive(s) rewritten into {{.*}}.acc.i
-// VERBOSE-NEXT: clang{{[-0-9]*}} -x cpp-output -S -emit-llvm -O2 -Xclang -fsanitize-address-use-after-scope -std=c11 {{.*}}.acc.i -o {{.*}}.ll
+// VERBOSE-NEXT: clang{{[-0-9]*}} -x cpp-output -S -emit-llvm -Xclang -disable-llvm-passes -O2 -Xclang -fsanitize-address-use-after-scope -std=c11 {{.*}}.acc.i -o {{.*}}.ll
 // RUN: FileCheck %s --check-prefix=IR < %t.ll
-// IR: call void @__acc_begin(i32 noundef 1, ptr noundef nonnull @.str, ptr noundef nonnull @.str.1, i32 noundef [[#@LINE+13]], i32 noundef 11)
-// IR: tail call void @__acc_end(i32 noundef 1)
+// IR: call void @__acc_begin(i32 noundef 1, ptr noundef @.str, ptr noundef @.str.1, i32 noundef [[#@LINE+13]], i32 noundef 11)
+// IR: call void @__acc_end(i32 noundef 1)
 //
 // -save-temps keeps the preprocessed and the rewritten text beside the output.
 // RUN: rm -rf %t.dir && mkdir -p %t.dir

@@ -1,0 +1,19 @@
+// The rewriter reads only the files the preprocessor opened (for columns): a #line naming a
+// device or a FIFO renames lines but is never opened (reading /dev/zero never ended, a FIFO
+// without a writer blocked). Columns then come from the preprocessed text.
+// RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir && mkfifo fifo
+// RUN: sed 's|NAME|/dev/zero|' %s > zero.c
+// RUN: timeout 60 %accc -c zero.c -o zero.o
+// RUN: sed "s|NAME|$PWD/fifo|" %s > fifo.c
+// RUN: timeout 60 %accc -c fifo.c -o fifo.o
+//
+// An unsupported clause there is still reported, at the #line's name and line.
+// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|async|' %s > async.c
+// RUN: not timeout 60 %accc -c async.c 2>&1 | FileCheck %s
+// CHECK: /dev/zero:2:22: error: OpenACC 'async' is not supported yet
+
+#line 1 "NAME"
+void f(int *a) {
+#pragma acc parallel copy(a[0:1])
+  a[0] = 1;
+}
