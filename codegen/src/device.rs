@@ -79,6 +79,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     retarget(dev, &kernels, target);
     // Only the kernels and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+    crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::check(dev, &kernels, regions)?;
 
     let mut plans = Vec::new();

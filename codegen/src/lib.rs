@@ -19,6 +19,7 @@ pub mod capture;
 pub mod cfg;
 pub mod contract;
 pub mod data;
+pub mod devcheck;
 pub mod device;
 pub mod devrt;
 pub mod emulator;
@@ -85,6 +86,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
             (enclosing_data(d, &directives, cfg), nested_loops(d, &directives, cfg))
         })
         .collect();
+    devcheck::thread_locals_in_regions(m, &directives, &cfgs)?;
     let mut regions = Vec::new();
     for (d, (enc, loops)) in directives.iter().zip(&nesting) {
         if d.kind.is_compute() {
