@@ -99,6 +99,8 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
 
 /// The NVPTX-specific steps: libdevice, the NVPTX device runtime, `-O3`, PTX, ptxas.
 fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<Vec<u8>> {
+    crate::devmath::link_libm(dev)?;
+    crate::devmath::lower_intrinsics(dev);
     resolve_external_calls(dev, kernels, opts, regions)?;
     link_device_runtime(dev)?;
     internalize_all_but(dev, kernels);

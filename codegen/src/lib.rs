@@ -20,6 +20,7 @@ pub mod cfg;
 pub mod contract;
 pub mod data;
 pub mod devcheck;
+pub mod devmath;
 pub mod device;
 pub mod devrt;
 pub mod emulator;
