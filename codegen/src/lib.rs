@@ -29,6 +29,7 @@ pub mod expr;
 pub mod globals;
 pub mod guard;
 pub mod host_stub;
+pub mod image;
 pub mod ir;
 pub mod kernels;
 pub mod liveness;
@@ -63,7 +64,7 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 }
 
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
-    let opts = options::Options::from_env_and_params(options).map_err(|e| AccError::user(&Loc::default(), e))?;
+    let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
     let directives = contract::read_module(m)?;
     if mode == Mode::PrintRegions {
         print!("{}", report::describe(&directives));
@@ -97,9 +98,9 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     }
     if !regions.is_empty() {
         let dev = device::build(m, &regions, &opts)?;
-        let image = host_stub::embed_image(m, &dev.cubin);
+        let image = host_stub::embed_image(m, &dev.image);
         for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
-            host_stub::build(m, r, plan, image, dev.cubin.len() as u64, *entry)?;
+            host_stub::build(m, r, plan, image, dev.image.len() as u64, *entry)?;
         }
         if std::env::var_os("ACCC_INFO").is_some() {
             eprint!("{}", report::plans(&regions, &dev.plans));
