@@ -1,5 +1,5 @@
-// Device code the GPU cannot run gets a located error at the compute construct (or at the
-// statement, with -g), never an LLVM crash: `long double` (x86_fp80, on which the NVPTX
+// Device code the GPU cannot run gets a located error at the compute construct (at the
+// instruction's -g location when it has one), never an LLVM crash: `long double` (x86_fp80, NVPTX
 // back end aborted) and `_Thread_local` variables, used directly (the device module did not
 // verify) or in a called function. `long double` on the host, outside regions, is fine.
 // RUN: %accc -O2 -c %s -o %t.o
