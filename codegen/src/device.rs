@@ -52,25 +52,28 @@ impl KernelPlan {
 }
 
 pub struct DeviceOutput {
-    pub cubin: Vec<u8>,
+    /// The embedded image: one cubin per architecture plus the PTX (image.rs).
+    pub image: Vec<u8>,
     pub plans: Vec<KernelPlan>,
     /// Per kernel, its emulator entry in the host module (emulator.rs).
     pub emulator_entries: Vec<Value>,
 }
 
 pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<DeviceOutput> {
-    let target = Nvptx::new(&opts.gpu_arch, opts.opt_level)?;
+    // Optimised once, for the oldest architecture asked for; each cubin is then generated
+    // from that IR.
+    let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let dev = host.clone_module();
     let result = build_in(dev, regions, opts, &target);
     dev.dispose();
-    let (cubin, plans, emu) = result?;
+    let (image, plans, emu) = result?;
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
     let _t = crate::timing::phase("emulator copy");
     let emulator_entries = crate::emulator::link_into_host(host, emu, &names)?;
-    Ok(DeviceOutput { cubin, plans, emulator_entries })
+    Ok(DeviceOutput { image, plans, emulator_entries })
 }
 
-/// The cubin, the kernel plans and the emulator's copy of the device module (taken after
+/// The image, the kernel plans and the emulator's copy of the device module (taken after
 /// every device-semantics transformation, before anything NVPTX-specific).
 fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, Module)> {
     let kernels: Vec<Value> = regions
@@ -80,6 +83,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     retarget(dev, &kernels, target);
     // Only the kernels and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+    crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::check(dev, &kernels, regions)?;
 
     let t = crate::timing::phase("plan kernels");
@@ -91,7 +95,7 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     contract::erase_markers(dev);
     let emu = dev.clone_module();
     match finish_nvptx(dev, &kernels, regions, opts, target) {
-        Ok(cubin) => Ok((cubin, plans, emu)),
+        Ok(image) => Ok((image, plans, emu)),
         Err(e) => {
             emu.dispose();
             Err(e)
@@ -104,6 +108,8 @@ fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Opt
     // ptxas keeps line information only without optimising less (-lineinfo, not -g), so
     // kernels carry line directives, as clang's CUDA device code does at -O1 and above.
     dev.debug_info_to_line_directives();
+    crate::devmath::link_libm(dev)?;
+    crate::devmath::lower_intrinsics(dev);
     resolve_external_calls(dev, kernels, opts, regions)?;
     link_device_runtime(dev)?;
     internalize_all_but(dev, kernels);
@@ -118,16 +124,52 @@ fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Opt
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }
-    let t = crate::timing::phase("emit ptx");
-    let ptx = target.emit_ptx(dev)?;
-    drop(t);
-    let ptx_keep = keep("ptx");
-    let _t = crate::timing::phase("ptxas");
-    let cubin = ptx::assemble(&ptx, &opts.gpu_arch, &opts.cuda_dir, ptx_keep.as_deref(), dev.has_debug_info())?;
-    if let Some(p) = keep("cubin") {
-        std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
+    generate(dev, opts, &keep)
+}
+
+/// PTX and a cubin per architecture, and the portable PTX, packed into the image. With
+/// `-save-temps` and one architecture: `<prefix>.ptx` and `.cubin`; with several, also
+/// `<prefix>.sm_XX.ptx` and `.sm_XX.cubin` each (`<prefix>.ptx` is the embedded PTX).
+fn generate(dev: Module, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<Vec<u8>> {
+    let portable = ptx::portable_arch(&opts.gpu_archs);
+    let several = opts.gpu_archs.len() > 1;
+    let mut cubins = Vec::new();
+    let mut portable_ptx = None;
+    for arch in &opts.gpu_archs {
+        let t = crate::timing::phase("emit ptx");
+        let ptx_text = emit_for(dev, arch, opts)?;
+        drop(t);
+        let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
+        let _t = crate::timing::phase("ptxas");
+        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), dev.has_debug_info())?;
+        if let Some(p) = if several { keep(&format!("{arch}.cubin")) } else { keep("cubin") } {
+            std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
+        }
+        if *arch == portable {
+            portable_ptx = Some(ptx_text);
+        }
+        cubins.push((arch.clone(), cubin));
     }
-    Ok(cubin)
+    // The PTX of an `a` architecture runs only on that GPU: the portable one is built apart.
+    let portable_ptx = match portable_ptx {
+        Some(p) => p,
+        None => emit_for(dev, &portable, opts)?,
+    };
+    if several {
+        if let Some(p) = keep("ptx") {
+            write(&p, &portable_ptx)?;
+        }
+    }
+    Ok(crate::image::pack(&cubins, &portable_ptx, ptx::sm_number(&portable)))
+}
+
+/// PTX for `arch` from a copy of the optimised module (code generation changes the IR).
+fn emit_for(dev: Module, arch: &str, opts: &Options) -> Result<String> {
+    let target = Nvptx::new(arch, opts.opt_level)?;
+    let copy = dev.clone_module();
+    let text = target.emit_ptx(copy);
+    copy.dispose();
+    text
 }
 
 fn write(p: &std::path::Path, text: &str) -> Result<()> {

@@ -25,6 +25,9 @@ pub enum AccError {
     User { loc: Loc, msg: String },
     /// Valid OpenACC this compiler does not lower yet.
     Unsupported { loc: Loc, what: String },
+    /// The pass was invoked wrongly (a bad `acc-offload<...>` option or
+    /// `ACC_OFFLOAD_OPTIONS`): no source location to point at.
+    Usage { msg: String },
     /// A bug in accc.
     Internal { msg: String },
 }
@@ -54,6 +57,7 @@ impl fmt::Display for AccError {
         match self {
             AccError::User { loc, msg } => write!(f, "{loc}: error: {msg}"),
             AccError::Unsupported { loc, what } => write!(f, "{loc}: error: OpenACC {what} is not supported yet"),
+            AccError::Usage { msg } => write!(f, "error: acc-offload: {msg}"),
             AccError::Internal { msg } => write!(
                 f,
                 "error: internal compiler error in acc-offload (this is a bug in accc, please report it): {msg}\n\

@@ -84,7 +84,7 @@ fn user_functions(v: Value) -> HashSet<Value> {
 }
 
 /// `k` and every function it calls, directly or not.
-fn reachable(k: Value) -> HashSet<Value> {
+pub fn reachable(k: Value) -> HashSet<Value> {
     let mut out = HashSet::from([k]);
     let mut todo = vec![k];
     while let Some(f) = todo.pop() {

@@ -235,10 +235,11 @@ fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &
 }
 
 /// Embeds the cubin as a private constant; returns the global.
+/// Embeds the device image (image.rs: cubins and PTX) as a private constant.
 pub fn embed_image(m: Module, cubin: &[u8]) -> Value {
     let ctx = m.context();
     let c = ctx.const_bytes(cubin);
-    let g = m.add_global(c.ty(), "__acc_cubin");
+    let g = m.add_global(c.ty(), "__acc_image");
     g.set_initializer(c);
     g.set_global_constant(true);
     g.set_linkage(llvm_sys::LLVMLinkage::LLVMPrivateLinkage);

@@ -348,6 +348,30 @@ impl Type {
         // SAFETY: live type; message freed by take_message.
         take_message(unsafe { LLVMPrintTypeToString(self.0) })
     }
+    /// The types this type is built from: struct fields, array/vector elements, function
+    /// return and parameter types (empty for scalars).
+    pub fn contained_types(self) -> Vec<Type> {
+        // SAFETY: live type; each query matches the type's kind and buffers are sized by the
+        // matching count.
+        unsafe {
+            match self.kind() {
+                LLVMTypeKind::LLVMStructTypeKind => {
+                    let n = LLVMCountStructElementTypes(self.0) as usize;
+                    let mut v = vec![std::ptr::null_mut(); n];
+                    LLVMGetStructElementTypes(self.0, v.as_mut_ptr());
+                    v.into_iter().map(Type).collect()
+                }
+                LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => vec![Type(LLVMGetElementType(self.0))],
+                LLVMTypeKind::LLVMFunctionTypeKind => {
+                    let n = LLVMCountParamTypes(self.0) as usize;
+                    let mut v = vec![std::ptr::null_mut(); n];
+                    LLVMGetParamTypes(self.0, v.as_mut_ptr());
+                    std::iter::once(Type(LLVMGetReturnType(self.0))).chain(v.into_iter().map(Type)).collect()
+                }
+                _ => Vec::new(),
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------- Values
@@ -585,6 +609,24 @@ impl Value {
     pub fn set_alignment(self, a: u32) {
         // SAFETY: global or memory instruction.
         unsafe { LLVMSetAlignment(self.0, a) }
+    }
+    pub fn is_thread_local(self) -> bool {
+        // SAFETY: global variable.
+        unsafe { LLVMIsThreadLocal(self.0) != 0 }
+    }
+    /// An instruction's debug location (file, line, column), when it has one (`-g`).
+    pub fn debug_loc(self) -> Option<(String, u32, u32)> {
+        // SAFETY: live instruction; the file name is borrowed from its metadata and copied.
+        unsafe {
+            if llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(self.0).is_null() {
+                return None;
+            }
+            let mut len = 0;
+            let p = LLVMGetDebugLocFilename(self.0, &mut len);
+            let file = if p.is_null() { String::new() } else { String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned() };
+            let line = LLVMGetDebugLocLine(self.0);
+            (line != 0).then(|| (file, line, LLVMGetDebugLocColumn(self.0)))
+        }
     }
     pub fn is_declaration(self) -> bool {
         // SAFETY: global value.
@@ -1024,6 +1066,14 @@ impl Builder {
     pub fn cast(&self, op: LLVMOpcode, v: Value, to: Type) -> Value {
         // SAFETY: a valid cast opcode for the operand/target types (taken from existing IR).
         Value(unsafe { LLVMBuildCast(self.0, op, v.0, to.0, c"".as_ptr()) })
+    }
+    pub fn extract_value(&self, agg: Value, index: u32) -> Value {
+        // SAFETY: aggregate operand with at least `index + 1` members.
+        Value(unsafe { LLVMBuildExtractValue(self.0, agg.0, index, c"".as_ptr()) })
+    }
+    pub fn insert_value(&self, agg: Value, v: Value, index: u32) -> Value {
+        // SAFETY: aggregate operand whose member `index` has `v`'s type.
+        Value(unsafe { LLVMBuildInsertValue(self.0, agg.0, v.0, index, c"".as_ptr()) })
     }
     pub fn phi(&self, ty: Type, name: &str) -> Value {
         let n = cstr(name);

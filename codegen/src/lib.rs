@@ -19,6 +19,8 @@ pub mod capture;
 pub mod cfg;
 pub mod contract;
 pub mod data;
+pub mod devcheck;
+pub mod devmath;
 pub mod device;
 pub mod devrt;
 pub mod emulator;
@@ -27,6 +29,7 @@ pub mod expr;
 pub mod globals;
 pub mod guard;
 pub mod host_stub;
+pub mod image;
 pub mod ir;
 pub mod kernels;
 pub mod liveness;
@@ -62,7 +65,7 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 }
 
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
-    let opts = options::Options::from_env_and_params(options).map_err(|e| AccError::user(&Loc::default(), e))?;
+    let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
     let t = timing::phase("read directives");
     let directives = contract::read_module(m)?;
     drop(t);
@@ -89,6 +92,7 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
             (enclosing_data(d, &directives, cfg), nested_loops(d, &directives, cfg))
         })
         .collect();
+    devcheck::thread_locals_in_regions(m, &directives, &cfgs)?;
     let mut regions = Vec::new();
     for (d, (enc, loops)) in directives.iter().zip(&nesting) {
         if d.kind.is_compute() {
@@ -100,9 +104,9 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     if !regions.is_empty() {
         let dev = device::build(m, &regions, &opts)?;
         let _t = timing::phase("host stubs");
-        let image = host_stub::embed_image(m, &dev.cubin);
+        let image = host_stub::embed_image(m, &dev.image);
         for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
-            host_stub::build(m, r, plan, image, dev.cubin.len() as u64, *entry)?;
+            host_stub::build(m, r, plan, image, dev.image.len() as u64, *entry)?;
         }
         if std::env::var_os("ACCC_INFO").is_some() {
             eprint!("{}", report::plans(&regions, &dev.plans));

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// `sm_90` etc.
-    pub gpu_arch: String,
+    /// `sm_90` etc.: one cubin each (`gpu-arch=sm_80,sm_90`), never empty.
+    pub gpu_archs: Vec<String>,
     /// Prefix for `-save-temps` files: `<prefix>.device.ll`, `.ptx`, `.cubin`.
     pub save_temps: Option<PathBuf>,
     /// Device optimisation level 0..3.
@@ -22,7 +22,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            gpu_arch: "sm_90".into(),
+            gpu_archs: vec!["sm_90".into()],
             save_temps: None,
             opt_level: 3,
             cuda_dir: default_cuda_dir(),
@@ -57,7 +57,7 @@ impl Options {
         for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once('=').unwrap_or((item, ""));
             match k {
-                "gpu-arch" => self.gpu_arch = parse_arch(v)?,
+                "gpu-arch" => self.gpu_archs = parse_archs(v)?,
                 "save-temps" => self.save_temps = (!v.is_empty()).then(|| PathBuf::from(v)),
                 "opt" => {
                     self.opt_level = v.parse().ok().filter(|l| *l <= 3).ok_or(format!("bad opt level '{v}'"))?
@@ -71,12 +71,31 @@ impl Options {
     }
 }
 
-/// Accepts `sm_90`, `sm_80`, ... (and `cc90` as NVHPC spells it).
+/// Accepts a comma-separated list of `sm_90`, `sm_90a`, ... (or `cc90`, `cc90a` as NVHPC
+/// spells them), each one that ptx::ARCHS lists; duplicates are dropped.
+pub fn parse_archs(v: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in v.split(',').map(str::trim) {
+        let arch = parse_arch(item)?;
+        if !out.contains(&arch) {
+            out.push(arch);
+        }
+    }
+    Ok(out)
+}
+
+/// One architecture: `sm_90`, `sm_100a`, `cc90`, `cc90a`.
 pub fn parse_arch(v: &str) -> Result<String, String> {
-    let digits = v.strip_prefix("sm_").or_else(|| v.strip_prefix("cc")).unwrap_or("");
-    match digits.parse::<u32>() {
-        Ok(n) if (50..=120).contains(&n) => Ok(format!("sm_{digits}")),
-        _ => Err(format!("unknown GPU architecture '{v}' (expected e.g. sm_90)")),
+    let arch = match v.strip_prefix("cc") {
+        Some(rest) => format!("sm_{rest}"),
+        None => v.to_string(),
+    };
+    match crate::ptx::ptx_isa(&arch) {
+        Some(_) => Ok(arch),
+        None => Err(format!(
+            "unknown GPU architecture '{v}' (expected one of: {})",
+            crate::ptx::ARCHS.iter().map(|(a, _)| *a).collect::<Vec<_>>().join(", ")
+        )),
     }
 }
 
@@ -87,10 +106,15 @@ mod tests {
     fn parses_params() {
         let mut o = Options::default();
         o.apply("gpu-arch=cc80;save-temps=/tmp/x;opt=1").unwrap();
-        assert_eq!(o.gpu_arch, "sm_80");
+        assert_eq!(o.gpu_archs, vec!["sm_80"]);
         assert_eq!(o.save_temps, Some(PathBuf::from("/tmp/x")));
         assert_eq!(o.opt_level, 1);
         assert!(o.apply("bogus=1").is_err());
         assert!(parse_arch("sm_x").is_err());
+        assert!(parse_arch("").is_err());
+        assert_eq!(parse_archs("cc90a,sm_100a,cc120,sm_120").unwrap(), vec!["sm_90a", "sm_100a", "sm_120"]);
+        assert_eq!(parse_archs("sm_80, sm_90").unwrap(), vec!["sm_80", "sm_90"]);
+        let e = parse_archs("sm_80,sm_77").unwrap_err();
+        assert!(e.contains("'sm_77'") && e.contains("sm_100a"), "{e}");
     }
 }

@@ -12,6 +12,37 @@ use std::path::{Path, PathBuf};
 
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
 
+/// The GPU architectures accc builds for (what `accc --gpu-arch` advertises), with the PTX
+/// ISA version each is built with: 8.0 (the oldest this code generator emits), or the first
+/// version LLVM 22's NVPTX back end and CUDA 12.9's ptxas know the architecture in (sm_100:
+/// PTX 8.6, sm_120: 8.7, sm_103 and sm_121: 8.8; 12.9's ptxas takes up to 8.8). The `a`
+/// variants run only on exactly that GPU and use its architecture-specific instructions.
+pub const ARCHS: &[(&str, u32)] = &[
+    ("sm_50", 80), ("sm_52", 80), ("sm_53", 80), ("sm_60", 80), ("sm_61", 80), ("sm_62", 80),
+    ("sm_70", 80), ("sm_72", 80), ("sm_75", 80), ("sm_80", 80), ("sm_86", 80), ("sm_87", 80),
+    ("sm_89", 80), ("sm_90", 80), ("sm_90a", 80), ("sm_100", 86), ("sm_100a", 86), ("sm_101", 86),
+    ("sm_101a", 86), ("sm_103", 88), ("sm_103a", 88), ("sm_120", 87), ("sm_120a", 87), ("sm_121", 88),
+    ("sm_121a", 88),
+];
+
+/// The PTX ISA version (`80` is 8.0) to build `arch` with, if accc supports it.
+pub fn ptx_isa(arch: &str) -> Option<u32> {
+    ARCHS.iter().find(|(a, _)| *a == arch).map(|(_, v)| *v)
+}
+
+/// The SM number of `sm_90a` (90), for ordering architectures.
+pub fn sm_number(arch: &str) -> u32 {
+    arch.trim_start_matches("sm_").trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().unwrap_or(0)
+}
+
+/// The architecture whose PTX is embedded for GPUs newer than every cubin: the oldest one
+/// asked for, without its `a` suffix (architecture-specific PTX runs only on that very GPU;
+/// plain PTX is compiled by the driver for any later one).
+pub fn portable_arch(archs: &[String]) -> String {
+    let oldest = archs.iter().min_by_key(|a| sm_number(a)).map(String::as_str).unwrap_or("sm_90");
+    oldest.trim_end_matches('a').to_string()
+}
+
 /// An NVPTX target machine for one `sm_XX`.
 pub struct Nvptx {
     tm: LLVMTargetMachineRef,
@@ -34,7 +65,9 @@ impl Nvptx {
             llvm_sys::target::LLVMInitializeNVPTXTargetMC();
             llvm_sys::target::LLVMInitializeNVPTXAsmPrinter();
             let triple = CString::new(TRIPLE).expect("no NUL");
+            let isa = ptx_isa(arch).ok_or_else(|| AccError::internal(format!("no PTX version known for GPU architecture '{arch}'")))?;
             let cpu = CString::new(arch).map_err(|_| AccError::internal("bad arch"))?;
+            let features = CString::new(format!("+ptx{isa}")).expect("no NUL");
             let mut target = std::ptr::null_mut();
             let mut err = std::ptr::null_mut();
             if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut err) != 0 {
@@ -52,7 +85,7 @@ impl Nvptx {
                 target,
                 triple.as_ptr(),
                 cpu.as_ptr(),
-                c"+ptx80".as_ptr(),
+                features.as_ptr(),
                 level,
                 LLVMRelocMode::LLVMRelocDefault,
                 LLVMCodeModel::LLVMCodeModelDefault,

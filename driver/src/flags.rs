@@ -119,10 +119,11 @@ pub struct Options {
 
 pub const DEFAULT_GPU_ARCH: &str = "sm_90";
 
+/// What `--gpu-arch` and `-gpu=` accept (the pass's codegen/src/ptx.rs ARCHS: each builds).
 const KNOWN_ARCHS: &[&str] = &[
     "sm_50", "sm_52", "sm_53", "sm_60", "sm_61", "sm_62", "sm_70", "sm_72", "sm_75", "sm_80",
-    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101", "sm_103",
-    "sm_120", "sm_121",
+    "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a", "sm_100", "sm_100a", "sm_101", "sm_101a",
+    "sm_103", "sm_103a", "sm_120", "sm_120a", "sm_121", "sm_121a",
 ];
 
 fn check_arch(arch: &str) -> Result<String> {
@@ -137,13 +138,19 @@ fn check_arch(arch: &str) -> Result<String> {
     }
 }
 
-/// NVHPC's `-gpu=cc90[,...]`.
+/// `--gpu-arch=sm_80[,sm_90...]`: one cubin per architecture, passed on as `sm_80,sm_90`.
+fn gpu_arch_list(spec: &str) -> Result<String> {
+    let archs = spec.split(',').map(check_arch).collect::<Result<Vec<_>>>()?;
+    Ok(archs.join(","))
+}
+
+/// NVHPC's `-gpu=cc90[,cc80a...]`: every ccXX names an architecture to build for.
 fn nvhpc_gpu(spec: &str) -> Result<String> {
-    let mut arch = None;
+    let mut archs = Vec::new();
     for item in spec.split(',') {
         match item.strip_prefix("cc") {
             Some(num) if !num.is_empty() && num.chars().all(|c| c.is_ascii_alphanumeric()) => {
-                arch = Some(check_arch(&format!("sm_{}", num))?);
+                archs.push(check_arch(&format!("sm_{}", num))?);
             }
             _ => {
                 return Err(DriverError::User(format!(
@@ -153,7 +160,10 @@ fn nvhpc_gpu(spec: &str) -> Result<String> {
             }
         }
     }
-    arch.ok_or_else(|| DriverError::User("-gpu= needs a ccXX value".into()))
+    if archs.is_empty() {
+        return Err(DriverError::User("-gpu= needs a ccXX value".into()));
+    }
+    Ok(archs.join(","))
 }
 
 fn classify_input(path: &str) -> Result<Input> {
@@ -268,7 +278,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
                     }
                     o.opt = Some(a.to_string());
                 } else if let Some(v) = a.strip_prefix("--gpu-arch=") {
-                    o.gpu_arch = check_arch(v)?;
+                    o.gpu_arch = gpu_arch_list(v)?;
                 } else if let Some(v) = a.strip_prefix("-gpu=") {
                     o.gpu_arch = nvhpc_gpu(v)?;
                 } else if a.starts_with("-g") {
@@ -427,7 +437,11 @@ USAGE: accc [options] file...
   -static-libaccrt    link the runtime statically (libaccrt.a); by default programs
                       use libaccrt.so, found through an rpath to accc's directory and
                       $ORIGIN (a folder of executables can carry it beside them)
-  --gpu-arch=sm_XX    GPU architecture (default sm_90); NVHPC's -gpu=ccXX is accepted too
+  --gpu-arch=sm_XX[,sm_YY...]
+                      GPU architectures (default sm_90; sm_50 ... sm_121, and the
+                      arch-specific sm_90a, sm_100a, ...): one cubin each, plus the PTX
+                      of the oldest, which newer GPUs compile at load time. NVHPC's
+                      -gpu=ccXX[,ccYY...] is accepted too
   -acc, -fopenacc     accepted; OpenACC is always on
   -save-temps         keep <stem>.i, <stem>.acc.i, <stem>.acc.ll and the pass's device files
   -v                  print each command before running it
@@ -479,6 +493,11 @@ mod tests {
         assert_eq!(p("-gpu=cc86 -acc a.c").unwrap().gpu_arch, "sm_86");
         assert!(p("--gpu-arch=sm_13 a.c").is_err());
         assert!(p("-gpu=managed a.c").is_err());
+        assert_eq!(p("-gpu=cc80,cc90 a.c").unwrap().gpu_arch, "sm_80,sm_90");
+        assert_eq!(p("-gpu=cc90a a.c").unwrap().gpu_arch, "sm_90a");
+        assert_eq!(p("--gpu-arch=sm_100a,sm_120 a.c").unwrap().gpu_arch, "sm_100a,sm_120");
+        assert!(p("--gpu-arch=sm_80,sm_13 a.c").is_err());
+        assert!(p("-gpu=cc80, a.c").is_err());
     }
 
     #[test]

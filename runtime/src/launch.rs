@@ -113,8 +113,9 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
         .get_or_insert_with(HashMap::new)
         .entry(kd.image as usize)
         .or_insert_with(|| {
-            // SAFETY: `image` is the complete cubin embedded by the compiler for this kernel.
-            unsafe { cuda::module_load_data(kd.image) }.unwrap_or_else(|e| e.fail(what))
+            // SAFETY: `image` is the complete image (cubins and PTX, image.rs) of
+            // `image_size` bytes embedded by the compiler for this kernel.
+            unsafe { crate::image::load(kd.image, kd.image_size as usize) }.unwrap_or_else(|e| e.fail(what))
         });
     assert!(!kd.name.is_null(), "kernel descriptor without a name");
     // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.

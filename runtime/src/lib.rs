@@ -19,6 +19,7 @@ pub mod data;
 pub mod device;
 pub mod diag;
 pub mod emu;
+pub mod image;
 pub mod launch;
 pub mod mem;
 pub mod notify;
