@@ -62,7 +62,24 @@ pub unsafe fn load(image: *const c_void, size: usize) -> Result<Handle, CuError>
             Err(err) => last = Some(err),
         }
     }
-    Err(last.unwrap_or(CuError { call: "cuModuleLoadData", code: CUDA_ERROR_NO_BINARY_FOR_GPU }))
+    let err = last.unwrap_or(CuError { call: "cuModuleLoadData", code: CUDA_ERROR_NO_BINARY_FOR_GPU });
+    crate::diag::runtime_error(&format!("{} (last: {} {})", describe_failure(&entries), err.call, err.describe()))
+}
+
+/// Why no entry loaded, in the user's terms: what the program was compiled for.
+fn describe_failure(entries: &[Entry]) -> String {
+    let names: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match e.kind {
+            KIND_CUBIN => Some(format!("sm_{} (cubin)", e.sm)),
+            KIND_PTX => Some(format!("compute_{} (PTX)", e.sm)),
+            _ => None,
+        })
+        .collect();
+    format!(
+        "no code in this program runs on this GPU; it was compiled for {} (rebuild with -gpu=ccXY for this GPU's compute capability, or an older one: PTX runs on newer GPUs)",
+        names.join(", ")
+    )
 }
 
 const CUDA_ERROR_NO_BINARY_FOR_GPU: i32 = 209;
@@ -87,6 +104,13 @@ mod tests {
             out.extend_from_slice(b);
         }
         out
+    }
+
+    #[test]
+    fn failure_names_what_was_built() {
+        let e = |kind, sm| Entry { kind, sm, offset: 0, size: 1 };
+        let msg = describe_failure(&[e(KIND_CUBIN, 100), e(KIND_PTX, 100)]);
+        assert!(msg.contains("compiled for sm_100 (cubin), compute_100 (PTX)"), "{msg}");
     }
 
     #[test]
