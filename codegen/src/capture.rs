@@ -122,6 +122,15 @@ pub fn loses_write(f: &CaptureFacts, passing: Passing) -> bool {
         && f.live_out
 }
 
+/// A name the user can have written: a C identifier. Clang's own allocas carry names with
+/// dots (`cleanup.dest.slot`, which every `goto`/`break`/`continue` out of a scope stores
+/// to, `agg.tmp`, `ref.tmp`); warnings about them would name nothing in the source.
+pub fn is_user_variable_name(name: &str) -> bool {
+    let mut cs = name.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || !c.is_ascii())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,6 +233,16 @@ mod tests {
         for compute in [ComputeKind::Kernels, ComputeKind::KernelsSequential] {
             assert!(!lost(CaptureFacts { written: true, ..var(true, compute) }));
         }
+    }
+
+    #[test]
+    fn user_variable_names() {
+        assert!(is_user_variable_name("sum"));
+        assert!(is_user_variable_name("_x1"));
+        assert!(!is_user_variable_name("cleanup.dest.slot"));
+        assert!(!is_user_variable_name("agg.tmp"));
+        assert!(!is_user_variable_name(""));
+        assert!(!is_user_variable_name("1x"));
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loo
             ),
             CaptureError::AggregateFirstPrivate => AccError::unsupported(&d.loc, format!("'firstprivate' of the array or struct '{name}'")),
         })?;
-        if crate::capture::loses_write(&facts, passing) {
+        if crate::capture::loses_write(&facts, passing) && crate::capture::is_user_variable_name(&name) {
             warn(&Warning { loc: d.loc.clone(), msg: lost_write_message(&name, &d.name) });
         }
         let bytes = match storage {

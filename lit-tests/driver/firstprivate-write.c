@@ -48,3 +48,14 @@ int main(void) {
   // OUT: 0 1 0 10 0
   return 0;
 }
+
+// Clang's own cleanup.dest.slot, stored by a loop's end in one region and read by the next
+// region's launch, is no user variable: no warning.
+void loops(int n, int *u, int *v) {
+  for (int s = 0; s < 3; s++) {
+#pragma acc parallel loop copy(v[0:n]) copyin(u[0:n])
+    for (int i = 0; i < n; i++) v[i] = u[i];
+#pragma acc parallel loop copy(v[0:n]) copyin(u[0:n])
+    for (int i = 0; i < 2; i++) v[i] = u[i];
+  }
+}
