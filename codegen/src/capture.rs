@@ -32,6 +32,10 @@ pub struct CaptureFacts {
     pub compute: ComputeKind,
     /// The variable appears (whole) in a data clause of this construct or an enclosing one.
     pub in_data_clause: bool,
+    /// A pointer variable whose target appears in such a data clause (`copy(a[0:n])` with
+    /// `float *a`): the variable has a data clause as far as `default(none)` is concerned,
+    /// and is passed as a pointer variable without one (the pointer is translated).
+    pub pointee_in_data_clause: bool,
     pub private_clause: bool,
     pub firstprivate_clause: bool,
     /// Used nowhere outside the region (so declared inside it, by C scoping).
@@ -91,7 +95,7 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
                 // Predetermined private; a loop without an init keeps the value it starts from.
                 return Ok(if f.live_in { Passing::FirstPrivate } else { Passing::Private });
             }
-            if f.default_none {
+            if f.default_none && !f.pointee_in_data_clause {
                 return Err(CaptureError::NeedsExplicitClause);
             }
             let copy_kind = if f.default_present { DataKind::Present } else { DataKind::Copy };
@@ -105,6 +109,28 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
     }
 }
 
+/// The region stores to a scalar that is implicitly firstprivate (a `parallel` or `serial`
+/// construct, no clause names it, not a loop variable) and the host may read it afterwards:
+/// the store reaches only the kernel's copy, which is almost always a mistake (a missing
+/// `copy`), so the outliner warns. `kernels` makes such a scalar `copy` instead.
+pub fn loses_write(f: &CaptureFacts, passing: Passing) -> bool {
+    passing == Passing::FirstPrivate
+        && !f.compute.has_kernels_data_rules()
+        && !f.firstprivate_clause
+        && !f.loop_variable
+        && f.written
+        && f.live_out
+}
+
+/// A name the user can have written: a C identifier. Clang's own allocas carry names with
+/// dots (`cleanup.dest.slot`, which every `goto`/`break`/`continue` out of a scope stores
+/// to, `agg.tmp`, `ref.tmp`); warnings about them would name nothing in the source.
+pub fn is_user_variable_name(name: &str) -> bool {
+    let mut cs = name.chars();
+    cs.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$' || !c.is_ascii())
+        && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || !c.is_ascii())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,6 +140,7 @@ mod tests {
             storage: Storage::Variable { scalar },
             compute,
             in_data_clause: false,
+            pointee_in_data_clause: false,
             private_clause: false,
             firstprivate_clause: false,
             region_local: false,
@@ -179,8 +206,43 @@ mod tests {
         assert_eq!(classify(mapped), Ok(Passing::Translate));
         let none = CaptureFacts { default_none: true, ..var(true, ComputeKind::Parallel) };
         assert_eq!(classify(none), Err(CaptureError::NeedsExplicitClause));
+        // `copy(a[0:n])` names the pointer `a`: default(none) is satisfied and the pointer
+        // is passed as without default(none).
+        let section = CaptureFacts { pointee_in_data_clause: true, ..none };
+        assert_eq!(classify(section), Ok(Passing::FirstPrivate));
         let fp = CaptureFacts { firstprivate_clause: true, ..var(false, ComputeKind::Parallel) };
         assert_eq!(classify(fp), Err(CaptureError::AggregateFirstPrivate));
+    }
+
+    #[test]
+    fn lost_writes_of_implicit_firstprivates() {
+        let lost = |f: CaptureFacts| classify(f).is_ok_and(|p| loses_write(&f, p));
+        for compute in [ComputeKind::Parallel, ComputeKind::Serial] {
+            let sum = CaptureFacts { written: true, ..var(true, compute) };
+            assert!(lost(sum));
+            // Read only, dead after the region, or handled by a clause: nothing to say.
+            assert!(!lost(CaptureFacts { written: false, ..sum }));
+            assert!(!lost(CaptureFacts { live_out: false, ..sum }));
+            assert!(!lost(CaptureFacts { firstprivate_clause: true, ..sum }));
+            assert!(!lost(CaptureFacts { in_data_clause: true, ..sum }));
+            assert!(!lost(CaptureFacts { private_clause: true, ..sum }));
+            assert!(!lost(CaptureFacts { region_local: true, ..sum }));
+            assert!(!lost(CaptureFacts { loop_variable: true, ..sum }));
+        }
+        // kernels copies a written scalar back.
+        for compute in [ComputeKind::Kernels, ComputeKind::KernelsSequential] {
+            assert!(!lost(CaptureFacts { written: true, ..var(true, compute) }));
+        }
+    }
+
+    #[test]
+    fn user_variable_names() {
+        assert!(is_user_variable_name("sum"));
+        assert!(is_user_variable_name("_x1"));
+        assert!(!is_user_variable_name("cleanup.dest.slot"));
+        assert!(!is_user_variable_name("agg.tmp"));
+        assert!(!is_user_variable_name(""));
+        assert!(!is_user_variable_name("1x"));
     }
 
     #[test]

@@ -103,13 +103,21 @@ impl Graph {
     /// Post-dominator tree: dominators of the reversed graph from a virtual exit node
     /// (index `len`) that every exit (no successors) flows to.
     pub fn post_idoms(&self) -> Vec<Option<usize>> {
+        let exits: Vec<bool> = self.succ.iter().map(|s| s.is_empty()).collect();
+        self.post_idoms_with_exits(&exits)
+    }
+
+    /// Post-dominator tree where only the nodes marked in `exits` flow to the virtual exit.
+    /// A node without successors that is not an exit is a dead end (a bare `unreachable`):
+    /// no execution gets there, so paths into it do not count as leaving.
+    pub fn post_idoms_with_exits(&self, exits: &[bool]) -> Vec<Option<usize>> {
         let n = self.succ.len();
         let mut rev = vec![Vec::new(); n + 1];
         for (a, ss) in self.succ.iter().enumerate() {
             for &b in ss {
                 rev[b].push(a);
             }
-            if ss.is_empty() {
+            if exits[a] {
                 rev[n].push(a);
             }
         }
@@ -160,6 +168,13 @@ pub fn natural_loops(g: &Graph, idom: &[Option<usize>]) -> Vec<NaturalLoop> {
     v
 }
 
+/// A block that is nothing but `unreachable` (a call to a noreturn function before it, such
+/// as `exit()`, still makes the block an exit).
+fn is_bare_unreachable(b: Block) -> bool {
+    let is = b.instructions();
+    is.len() == 1 && is[0].opcode() == Some(llvm_sys::LLVMOpcode::LLVMUnreachable)
+}
+
 /// A graph bound to one function's blocks.
 pub struct FunctionCfg {
     pub blocks: Vec<Block>,
@@ -176,7 +191,10 @@ impl FunctionCfg {
         let succ = blocks.iter().map(|b| b.successors().iter().map(|s| index[s]).collect()).collect();
         let graph = Graph { succ };
         let idom = graph.idoms();
-        let post_idom = graph.post_idoms();
+        // Clang ends the cleanup switch of a scope left by `goto`/`continue` with a default
+        // edge to a block holding only `unreachable`: not a way out of a region.
+        let exits: Vec<bool> = blocks.iter().map(|b| b.successors().is_empty() && !is_bare_unreachable(*b)).collect();
+        let post_idom = graph.post_idoms_with_exits(&exits);
         FunctionCfg { blocks, index, graph, idom, post_idom }
     }
 
@@ -253,6 +271,17 @@ mod tests {
         assert_eq!(loops[0].header, 1);
         assert_eq!(loops[0].body, BTreeSet::from([1, 2, 3, 4]));
         assert_eq!(loops[1].body, BTreeSet::from([2, 3]));
+    }
+
+    #[test]
+    fn dead_ends_do_not_leave() {
+        // 0 -> 1 -> {2, 3 (dead end)}; 2 -> 4 (exit). As for a cleanup switch whose default
+        // is `unreachable`: 2 post-dominates 1 only when 3 is not an exit.
+        let g = Graph { succ: vec![vec![1], vec![2, 3], vec![4], vec![], vec![]] };
+        assert!(!tree_dominates(&g.post_idoms(), 2, 1));
+        let pdom = g.post_idoms_with_exits(&[false, false, false, false, true]);
+        assert!(tree_dominates(&pdom, 2, 1));
+        assert!(tree_dominates(&pdom, 4, 0));
     }
 
     #[test]

@@ -70,6 +70,24 @@ impl fmt::Display for AccError {
 
 pub type Result<T> = std::result::Result<T, AccError>;
 
+/// A diagnostic that does not stop the compile (`file:line:col: warning: ...`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub loc: Loc,
+    pub msg: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: warning: {}", self.loc, self.msg)
+    }
+}
+
+/// Prints a warning on stderr at once (the compile goes on; errors are returned instead).
+pub fn warn(w: &Warning) {
+    eprintln!("{w}");
+}
+
 /// Keeps Rust's default panic message off the user's terminal; `catch_unwind` at the FFI
 /// boundary turns a panic into an `Internal` error instead.
 pub fn silence_panic_output() {

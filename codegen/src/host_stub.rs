@@ -2,7 +2,7 @@
 //!
 //! Expects: an `Outlined` region (its header block branches straight to its exit) and the
 //! device build's `KernelPlan`; the module's embedded cubin global. Produces, in the header:
-//! `if (__accrt_use_device() && if-clause) { data enter; translate pointers; launch; data
+//! `check launch-size clauses; if (__accrt_use_device() && if-clause) { data enter; translate pointers; launch; data
 //! exit } else { call the outlined function (host fallback) }`, calling only the host
 //! runtime ABI (docs/runtime-abi.md). Does not decide launch sizes beyond the defaults and
 //! the gang-loop trip count; the runtime clamps them to what the kernel can run.
@@ -38,6 +38,18 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
         .map(|(i, c)| (i, host_arg(&b, c)))
         .collect();
 
+    // The user's launch sizes must be positive on either path (the host fallback ignores
+    // them, the device path would take 0 for "default").
+    for c in &d.clauses {
+        let (name, v) = match c {
+            Clause::NumGangs(v) => ("num_gangs", v),
+            Clause::NumWorkers(v) => ("num_workers", v),
+            Clause::VectorLength(v) => ("vector_length", v),
+            _ => continue,
+        };
+        let name = b.global_string(name, ".acc.clause");
+        b.call(rt.check_launch_size, &[*v, name, loc_s], "");
+    }
     let use_dev = b.call(rt.use_device, &[], "acc.use_device");
     let mut on = b.icmp(IntPred::LLVMIntNE, use_dev, ctx.i32().const_int(0));
     for c in &d.clauses {

@@ -723,6 +723,13 @@ impl Value {
         // SAFETY: terminator instruction, i < successors.
         unsafe { LLVMSetSuccessor(self.0, i, b.0) }
     }
+    /// The case values of a `switch`, in successor order (successor `k + 1` is case `k`;
+    /// successor 0 is the default). `None` for a case that is not a plain integer constant.
+    pub fn switch_case_values(self) -> Vec<Option<i64>> {
+        let n = self.successors().len() as u32;
+        // SAFETY: `self` is a switch (callers check the opcode); 0 < i < its successor count.
+        (1..n).map(|i| Value(unsafe { LLVMGetSwitchCaseValue(self.0, i) }).const_int_value()).collect()
+    }
     pub fn is_conditional_branch(self) -> bool {
         // SAFETY: live instruction checked to be a branch first.
         unsafe { !LLVMIsABranchInst(self.0).is_null() && LLVMIsConditional(self.0) != 0 }
@@ -1028,6 +1035,10 @@ impl Builder {
     pub fn cond_br(&self, c: Value, t: Block, e: Block) -> Value {
         // SAFETY: i1 condition.
         Value(unsafe { LLVMBuildCondBr(self.0, c.0, t.0, e.0) })
+    }
+    pub fn unreachable(&self) -> Value {
+        // SAFETY: builder at the end of a block without terminator.
+        Value(unsafe { LLVMBuildUnreachable(self.0) })
     }
     pub fn ret_void(&self) -> Value {
         // SAFETY: inside a void function.

@@ -1,7 +1,9 @@
 //! `acc-codegen`: everything `acc-offload` does, as one pipeline over a host module.
 //!
 //! The stages, in order (each a module with its own contract in its `//!` doc):
-//! 1. `contract`  read and verify the OpenACC markers (docs/ir-contract.md);
+//! 1. `cleanups`  drop the cleanup-switch edges no execution takes (a `goto` inside a
+//!                region is not a way out); `contract` read and verify the OpenACC markers
+//!                (docs/ir-contract.md);
 //! 2. `outline`   move each compute region into a function of its own (host fallback);
 //! 3. `device`    clone to an NVPTX module, map loops (`mapping`, `loops`, `partition`),
 //!                make side effects outside them single-lane (`guard`), link `runtime-ir`
@@ -17,6 +19,7 @@
 
 pub mod capture;
 pub mod cfg;
+pub mod cleanups;
 pub mod contract;
 pub mod data;
 pub mod devcheck;
@@ -67,13 +70,16 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
     let t = timing::phase("read directives");
+    // Before anything reads the control flow: a `goto` inside a region must not look like a
+    // way out of it (cleanups.rs).
+    let pruned = cleanups::prune(m, contract::BEGIN);
     let directives = contract::read_module(m)?;
     drop(t);
     if mode == Mode::PrintRegions {
         print!("{}", report::describe(&directives));
         use std::io::Write;
         let _ = std::io::stdout().flush();
-        return Ok(false);
+        return Ok(pruned);
     }
     let had_markers = [contract::BEGIN, contract::CLAUSE, contract::END].iter().any(|n| m.function(n).is_some());
     if directives.is_empty() {

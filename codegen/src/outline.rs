@@ -15,7 +15,7 @@
 use crate::capture::{classify, CaptureError, CaptureFacts, Passing, Storage};
 use crate::cfg::{FunctionCfg, NaturalLoop};
 use crate::contract::{Clause, ComputeKind, DataKind, Directive, DirectiveKind, Var};
-use crate::error::{AccError, Loc, Result};
+use crate::error::{warn, AccError, Loc, Result, Warning};
 use crate::ir::{const_expr_as_instruction, Block, Context, Module, Value};
 use crate::liveness::{self, Access};
 use crate::loops::find_bound_loop;
@@ -106,6 +106,7 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loo
             storage,
             compute,
             in_data_clause: all_vars.iter().any(|(_, x)| strip(x.base) == v),
+            pointee_in_data_clause: all_vars.iter().any(|(_, x)| points_into(x.base, v)),
             // `private` on the construct or on one of its loops: a variable from outside
             // the region that a loop privatises gets private storage in the kernel, which
             // privatize.rs then places per gang, worker or thread after the loop's level.
@@ -127,6 +128,9 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loo
             ),
             CaptureError::AggregateFirstPrivate => AccError::unsupported(&d.loc, format!("'firstprivate' of the array or struct '{name}'")),
         })?;
+        if crate::capture::loses_write(&facts, passing) && crate::capture::is_user_variable_name(&name) {
+            warn(&Warning { loc: d.loc.clone(), msg: lost_write_message(&name, &d.name) });
+        }
         let bytes = match storage {
             Storage::Variable { .. } => variable_type(v).store_size(m),
             _ => 0,
@@ -142,6 +146,14 @@ pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loo
     b.position_at_end(header);
     b.br(exit);
     Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit })
+}
+
+/// The warning for a store to an implicitly firstprivate scalar (`capture::loses_write`).
+fn lost_write_message(var: &str, construct: &str) -> String {
+    format!(
+        "'{var}' is assigned in this {construct} region but is firstprivate (no data clause): \
+         the host will not see the new value; add copy({var})"
+    )
 }
 
 /// The region inside its host function, for the liveness of the variables it captures.

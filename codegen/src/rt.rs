@@ -9,6 +9,7 @@ pub struct Runtime {
     pub deviceptr: Value,
     pub translate: Value,
     pub launch: Value,
+    pub check_launch_size: Value,
     pub update_device: Value,
     pub update_self: Value,
 }
@@ -25,6 +26,7 @@ impl Runtime {
             deviceptr: f("__accrt_deviceptr", p, &[p, p, p]),
             translate: f("__accrt_translate", p, &[p, p, p, p]),
             launch: f("__accrt_launch", v, &[p, i64t, i64t, i64t, p]),
+            check_launch_size: f("__accrt_check_launch_size", v, &[i64t, p, p]),
             update_device: f("__accrt_update_device", v, &[p, i64t, p, p]),
             update_self: f("__accrt_update_self", v, &[p, i64t, p, p]),
         }

@@ -36,7 +36,7 @@ fn top_level_groups(src: &str, toks: &[Token]) -> Result<Vec<Group>, String> {
         if t.kind != Kind::Punct {
             continue;
         }
-        match t.text(src) {
+        match t.punct(src) {
             "(" | "{" => depth += 1,
             "[" => {
                 if depth == 0 {

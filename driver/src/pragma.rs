@@ -134,7 +134,7 @@ pub fn split_group(line: &str, toks: &[Token], open: usize) -> Result<(Vec<Arg>,
     let mut i = open;
     while i < toks.len() {
         let t = &toks[i];
-        let s = t.text(line);
+        let s = t.punct(line);
         let is_p = t.kind == Kind::Punct;
         if is_p && matches!(s, "(" | "[" | "{") {
             depth += 1;

@@ -31,7 +31,7 @@ pub fn match_close(src: &str, toks: &[Token], open: usize) -> Result<usize, Stri
         if t.kind != Kind::Punct {
             continue;
         }
-        match t.text(src) {
+        match t.punct(src) {
             "(" | "[" | "{" => depth += 1,
             ")" | "]" | "}" => {
                 depth -= 1;
@@ -58,7 +58,7 @@ fn paren_group(src: &str, toks: &[Token], i: usize) -> Result<usize, String> {
 pub fn stmt_end(src: &str, toks: &[Token], i: usize) -> Result<usize, String> {
     let i = skip_markers(toks, i).ok_or(EOF_MSG)?;
     let t = &toks[i];
-    let text = t.text(src);
+    let text = t.punct(src);
     match &t.kind {
         Kind::Pragma => match parse_pragma(text) {
             Ok(Some(d)) if !has_body(&d.name) => Ok(i),
@@ -117,7 +117,7 @@ fn expr_until(src: &str, toks: &[Token], mut i: usize, stop: &str) -> Result<usi
     while i < toks.len() {
         let t = &toks[i];
         if t.kind == Kind::Punct {
-            match t.text(src) {
+            match t.punct(src) {
                 "(" | "[" | "{" => {
                     i = match_close(src, toks, i)? + 1;
                     continue;
@@ -186,6 +186,13 @@ mod tests {
         let src = "# 5 \"t.c\"\n{ a; }";
         let toks = tokenize(src, true);
         assert_eq!(stmt_end(src, &toks, 0).unwrap(), 4);
+    }
+
+    #[test]
+    fn digraph_braces() {
+        assert_eq!(stmt("<% a; b<:1:> = 2; %> z;"), "<% a; b<:1:> = 2; %>");
+        assert_eq!(stmt("for (;;) <% a; b; %> z;"), "for (;;) <% a; b; %>");
+        assert_eq!(stmt("x = (int)<%1%>; z;"), "x = (int)<%1%>;");
     }
 
     #[test]

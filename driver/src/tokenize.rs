@@ -39,19 +39,43 @@ impl Token {
     pub fn text<'a>(&self, src: &'a str) -> &'a str {
         &src[self.start..self.end]
     }
+    /// A punctuator's spelling with digraphs replaced by what they stand for (`<%` is `{`),
+    /// for matching; any other token's text.
+    pub fn punct<'a>(&self, src: &'a str) -> &'a str {
+        let t = self.text(src);
+        if self.kind == Kind::Punct {
+            undigraph(t)
+        } else {
+            t
+        }
+    }
     pub fn is_punct(&self, src: &str, p: &str) -> bool {
-        self.kind == Kind::Punct && self.text(src) == p
+        self.kind == Kind::Punct && self.punct(src) == p
     }
     pub fn is_ident(&self, src: &str, name: &str) -> bool {
         self.kind == Kind::Ident && self.text(src) == name
     }
 }
 
+const PUNCTS4: [&str; 1] = ["%:%:"];
 const PUNCTS3: [&str; 4] = ["<<=", ">>=", "...", "->*"];
-const PUNCTS2: [&str; 19] = [
+const PUNCTS2: [&str; 24] = [
     "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=",
-    "-=", "&=", "^=", "|=",
+    "-=", "&=", "^=", "|=", "<%", "%>", "<:", ":>", "%:",
 ];
+
+/// C's digraphs (C99 6.4.6p3) stand for these punctuators; everything else stands for itself.
+pub fn undigraph(p: &str) -> &str {
+    match p {
+        "<%" => "{",
+        "%>" => "}",
+        "<:" => "[",
+        ":>" => "]",
+        "%:" => "#",
+        "%:%:" => "##",
+        _ => p,
+    }
+}
 
 fn is_ident_start(c: u8) -> bool {
     c.is_ascii_alphabetic() || c == b'_' || c == b'$' || c >= 0x80
@@ -178,7 +202,9 @@ pub fn tokenize(src: &str, directives: bool) -> Vec<Token> {
             i = end;
         } else {
             let rest = &src[i..];
-            let len = if PUNCTS3.iter().any(|p| rest.starts_with(p)) {
+            let len = if PUNCTS4.iter().any(|p| rest.starts_with(p)) {
+                4
+            } else if PUNCTS3.iter().any(|p| rest.starts_with(p)) {
                 3
             } else if PUNCTS2.iter().any(|p| rest.starts_with(p)) {
                 2
@@ -299,6 +325,13 @@ mod tests {
     fn punct_multi() {
         assert_eq!(texts("a<<=b>>=c...d"), vec!["a", "<<=", "b", ">>=", "c", "...", "d"]);
         assert_eq!(texts("x[0:n]"), vec!["x", "[", "0", ":", "n", "]"]);
+        // Digraphs are punctuators of their own, matched as what they stand for.
+        assert_eq!(texts("<% a<:1:>; %> %:%:"), vec!["<%", "a", "<:", "1", ":>", ";", "%>", "%:%:"]);
+        let src = "<% x<:0:n:> %>";
+        let toks = tokenize(src, false);
+        let canon: Vec<&str> = toks.iter().map(|t| t.punct(src)).collect();
+        assert_eq!(canon, vec!["{", "x", "[", "0", ":", "n", "]", "}"]);
+        assert!(toks[0].is_punct(src, "{"));
     }
 
     #[test]

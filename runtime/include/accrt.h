@@ -55,6 +55,10 @@ void *__accrt_deviceptr(void *host, const char *loc, const char *text);
  * Null maps to null. Neither present: error naming `text` and `loc`. */
 void *__accrt_translate(void *host, void *fallback, const char *loc, const char *text);
 
+/* A num_gangs/num_workers/vector_length clause's value, before the region runs (on the
+ * device or the host): not positive is an error at `loc`. */
+void __accrt_check_launch_size(int64_t value, const char *clause, const char *loc);
+
 /* Launch `k` (sizes <= 0: runtime default) and wait for it. */
 void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                     int64_t vector_length, void **args);

@@ -1,7 +1,10 @@
 //! Kernel launch (`__accrt_launch`): module/function loading with caching, the
 //! launch-size decision (pure functions, unit-tested), and the launch itself.
 //!
-//! Sizes: a requested value <= 0 takes the default (1024 gangs, 1 worker, vector 128; the
+//! Sizes: the user's `num_gangs`/`num_workers`/`vector_length` values were checked to be
+//! positive before the region started (`size_clause_error`, through
+//! `__accrt_check_launch_size`); a requested value <= 0 here is the compiler's "no clause"
+//! and takes the default (1024 gangs, 1 worker, vector 128; the
 //! compiler always passes its own defaults for workers and vector). A kernel flagged
 //! `ACCRT_KERNEL_WORKER_SYNC` first gets whole warps per worker and at most 15 workers
 //! (`adjust_for_kernel`). The block (vector x workers) is then clamped to the kernel's max threads per block,
@@ -34,6 +37,12 @@ pub struct Size {
     pub gangs: u32,
     pub workers: u32,
     pub vector: u32,
+}
+
+/// The message for a launch-size clause whose value is not positive (the spec requires a
+/// positive value; 0 or a negative number is the program's mistake, never a default).
+pub fn size_clause_error(clause: &str, value: i64) -> Option<String> {
+    (value <= 0).then(|| format!("{clause}({value}): the value must be positive"))
 }
 
 /// The requested sizes with defaults for values <= 0 (huge values saturate).
@@ -202,6 +211,14 @@ fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn size_clauses_must_be_positive() {
+        assert_eq!(size_clause_error("num_gangs", 0).as_deref(), Some("num_gangs(0): the value must be positive"));
+        assert_eq!(size_clause_error("vector_length", -3).as_deref(), Some("vector_length(-3): the value must be positive"));
+        assert_eq!(size_clause_error("num_workers", 1), None);
+        assert_eq!(size_clause_error("num_gangs", i64::MAX), None);
+    }
 
     fn s(gangs: u32, workers: u32, vector: u32) -> Size {
         Size {

@@ -193,6 +193,22 @@ pub unsafe extern "C" fn __accrt_translate(
     })
 }
 
+/// A launch-size clause's value (`num_gangs`, `num_workers`, `vector_length`), checked
+/// before the region runs on either path: it must be positive (OpenACC 3.3 §2.5.10-12).
+///
+/// # Safety
+/// `clause` and `loc` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_check_launch_size(value: i64, clause: *const c_char, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `clause` and `loc`.
+        let (clause, loc) = unsafe { (cstr(clause, "?"), cstr(loc, "?")) };
+        if let Some(msg) = launch::size_clause_error(&clause, value) {
+            diag::user_error(&loc, &msg);
+        }
+    })
+}
+
 /// Launch kernel `k` with the requested sizes (<= 0: default) and wait for it.
 ///
 /// # Safety
