@@ -30,12 +30,36 @@ struct AccOffloadPass : PassInfoMixin<AccOffloadPass> {
     int rc = acc_offload_run(wrap(&M), Options.c_str(), PrintOnly ? 1 : 0);
     if (rc == 0)
       return PreservedAnalyses::all();
-    if (rc == 2)
+    if (rc == 2) {
       // The messages were printed in the user's format already; this makes opt and clang
       // fail with a non-zero exit, as for any other error diagnostic.
       M.getContext().diagnose(DiagnosticInfoGeneric(
           "OpenACC offloading failed (errors above)", DS_Error));
+      emptyModule(M);
+    }
     return PreservedAnalyses::none();
+  }
+
+  // After an error the module may be half transformed, and clang still runs the rest of
+  // its pipeline and code generation before it fails: leave nothing there to crash on.
+  static void emptyModule(Module &M) {
+    for (GlobalAlias &A : make_early_inc_range(M.aliases())) {
+      A.replaceAllUsesWith(PoisonValue::get(A.getType()));
+      A.eraseFromParent();
+    }
+    for (GlobalIFunc &I : make_early_inc_range(M.ifuncs())) {
+      I.replaceAllUsesWith(PoisonValue::get(I.getType()));
+      I.eraseFromParent();
+    }
+    for (Function &F : M)
+      if (!F.isDeclaration())
+        F.deleteBody();
+    for (GlobalVariable &G : M.globals())
+      if (G.hasInitializer()) {
+        G.setInitializer(nullptr);
+        G.setLinkage(GlobalValue::ExternalLinkage);
+        G.setComdat(nullptr);
+      }
   }
   // Must run even for optnone functions: the markers have to disappear at every -O level.
   static bool isRequired() { return true; }
