@@ -254,6 +254,18 @@ impl Gen<'_> {
         }
     }
 
+    /// Writes `#pragma acc data <list> {`, enters its clauses and returns the pointer-swap
+    /// parity at entry (for `exit_list` at the region's end).
+    pub fn open_data_region(&mut self, w: &mut W, list: &[(usize, Clause)]) -> bool {
+        let text = self.clause_text(list);
+        w.line(format!("#pragma acc data {text}"));
+        w.open("");
+        for &(a, c) in list {
+            self.enter(a, c);
+        }
+        self.swapped
+    }
+
     /// `#pragma acc data ... { items }`.
     pub fn data_region(&mut self, w: &mut W, depth: u32) {
         self.mark(Feature::Data);
@@ -282,13 +294,7 @@ impl Gen<'_> {
             };
             list.push((a, c));
         }
-        let text = self.clause_text(&list);
-        w.line(format!("#pragma acc data {text}"));
-        w.open("");
-        let swapped_at_entry = self.swapped;
-        for &(a, c) in &list {
-            self.enter(a, c);
-        }
+        let swapped_at_entry = self.open_data_region(w, &list);
         self.list(w, depth + 1);
         let list = self.exit_list(&list, swapped_at_entry);
         self.fix_exit(w, &list);

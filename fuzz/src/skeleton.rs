@@ -562,13 +562,7 @@ impl<'o> Gen<'o> {
             };
             list.push((a, c));
         }
-        let text = self.clause_text(&list);
-        w.line(format!("#pragma acc data {text}"));
-        w.open("");
-        let swapped_at_entry = self.swapped;
-        for &(a, c) in &list {
-            self.enter(a, c);
-        }
+        let swapped_at_entry = self.open_data_region(w, &list);
         let sweeps = self.rng.range(1, 4);
         let sw = self.fresh("sw");
         w.open(format!("for (int {sw} = 0; {sw} < {sweeps}; {sw}++)"));
