@@ -48,7 +48,7 @@ fn find_unsupported_float(t: Type, seen: &mut HashSet<Type>) -> Option<&'static 
 /// `cfgs` are the host functions' CFGs, taken before any region was outlined.
 pub fn thread_locals_in_regions(m: Module, directives: &[Directive], cfgs: &HashMap<Value, FunctionCfg>) -> Result<()> {
     for g in m.globals().into_iter().filter(|g| g.is_thread_local()) {
-        for i in instruction_users(g) {
+        for i in crate::globals::instruction_users(g) {
             let f = i.parent_function();
             let Some(cfg) = cfgs.get(&f) else { continue };
             let inside = |d: &&Directive| {
@@ -74,7 +74,7 @@ pub fn device_module(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Re
             .unwrap_or_default()
     };
     for g in dev.globals().into_iter().filter(|g| g.is_thread_local()) {
-        if let Some(i) = instruction_users(g).into_iter().next() {
+        if let Some(i) = crate::globals::instruction_users(g).into_iter().next() {
             return Err(thread_local_error(g, &loc_of(i, &region_of(i.parent_function()))));
         }
     }
@@ -117,26 +117,6 @@ fn thread_local_error(g: Value, loc: &Loc) -> AccError {
             crate::globals::c_name(&g.name())
         ),
     )
-}
-
-/// Instructions that use `v`, directly or through constant expressions.
-fn instruction_users(v: Value) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut seen = HashSet::new();
-    let mut todo = vec![v];
-    while let Some(x) = todo.pop() {
-        for u in x.users() {
-            if !seen.insert(u) {
-                continue;
-            }
-            if u.is_instruction() {
-                out.push(u);
-            } else if u.is_const_expr() {
-                todo.push(u);
-            }
-        }
-    }
-    out
 }
 
 /// The instruction's `-g` location, else `fallback` (the compute construct's).

@@ -64,7 +64,13 @@ pub fn check(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Result<()>
 
 /// Functions whose code uses `v`, through constant expressions and global initialisers.
 fn user_functions(v: Value) -> HashSet<Value> {
-    let mut out = HashSet::new();
+    instruction_users(v).into_iter().map(|i| i.parent_function()).collect()
+}
+
+/// Instructions that use `v`, directly or through constant expressions, aggregates and the
+/// globals whose initialisers hold it.
+pub fn instruction_users(v: Value) -> Vec<Value> {
+    let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut todo = vec![v];
     while let Some(x) = todo.pop() {
@@ -73,9 +79,8 @@ fn user_functions(v: Value) -> HashSet<Value> {
                 continue;
             }
             if u.is_instruction() {
-                out.insert(u.parent_function());
+                out.push(u);
             } else {
-                // A constant expression or aggregate, or a global whose initialiser holds it.
                 todo.push(u);
             }
         }
