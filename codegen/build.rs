@@ -37,12 +37,12 @@ fn build_debuginfo(prefix: &str) {
 fn build_libm(prefix: &str) {
     let clang = std::env::var("ACCC_CLANG").ok().filter(|c| !c.is_empty()).unwrap_or_else(|| format!("{prefix}/bin/clang"));
     let target = std::env::var("TARGET").expect("cargo sets TARGET");
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("libm.ll");
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("libm.bc");
     let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime-ir/libm.c");
     println!("cargo:rerun-if-changed={src}");
     println!("cargo:rerun-if-env-changed=ACCC_CLANG");
     let status = Command::new(&clang)
-        .args(["-target", &target, "-O2", "-S", "-emit-llvm", "-fmath-errno", "-fno-vectorize", "-fno-slp-vectorize"])
+        .args(["-target", &target, "-O2", "-c", "-emit-llvm", "-fmath-errno", "-fno-vectorize", "-fno-slp-vectorize"])
         .args(["-fno-unwind-tables", "-fno-asynchronous-unwind-tables", "-fno-stack-protector", "-Wall", "-Werror"])
         .arg(src)
         .arg("-o")

@@ -15,19 +15,31 @@
 #include <string>
 
 // Implemented in Rust. Returns 0: unchanged, 1: changed, 2: errors were reported.
-extern "C" int acc_offload_run(LLVMModuleRef M, const char *options, int print_only);
+extern "C" int acc_offload_run(LLVMModuleRef M, const char *options, int print_only, int defer_image);
+extern "C" int acc_offload_finish(LLVMModuleRef M);
 
 using namespace llvm;
 
 namespace {
 
+// What one instance of the pass does.
+enum class Stage {
+  Offload,         // acc-offload: everything, the device image included
+  Print,           // print-acc-regions
+  OffloadDeferred, // inside clang: the device image is left building on another thread...
+  Finish,          // ...and put in by acc-offload-finish at the optimiser's end
+};
+
 struct AccOffloadPass : PassInfoMixin<AccOffloadPass> {
   std::string Options;
-  bool PrintOnly;
-  AccOffloadPass(std::string Opts, bool Print) : Options(std::move(Opts)), PrintOnly(Print) {}
+  Stage What;
+  AccOffloadPass(std::string Opts, Stage S) : Options(std::move(Opts)), What(S) {}
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    int rc = acc_offload_run(wrap(&M), Options.c_str(), PrintOnly ? 1 : 0);
+    int rc = What == Stage::Finish
+                 ? acc_offload_finish(wrap(&M))
+                 : acc_offload_run(wrap(&M), Options.c_str(), What == Stage::Print,
+                                   What == Stage::OffloadDeferred);
     if (rc == 0)
       return PreservedAnalyses::all();
     if (rc == 2) {
@@ -85,19 +97,26 @@ extern "C" PassPluginLibraryInfo acc_pass_plugin_info() {
                 [](StringRef Name, ModulePassManager &MPM, ArrayRef<PassBuilder::PipelineElement>) {
                   std::string Opts;
                   if (parseName(Name, "acc-offload", Opts)) {
-                    MPM.addPass(AccOffloadPass(Opts, false));
+                    MPM.addPass(AccOffloadPass(Opts, Stage::Offload));
                     return true;
                   }
                   if (parseName(Name, "print-acc-regions", Opts)) {
-                    MPM.addPass(AccOffloadPass(Opts, true));
+                    MPM.addPass(AccOffloadPass(Opts, Stage::Print));
                     return true;
                   }
                   return false;
                 });
             // Inside clang (-fpass-plugin): first thing in the pipeline, at every -O level,
             // so no optimisation ever sees the markers. Options come from the environment.
+            // The device image is built while clang optimises the host module and goes in
+            // at the optimiser's last extension point, before code generation (both points
+            // are in every -O level's pipeline).
             PB.registerPipelineStartEPCallback([](ModulePassManager &MPM, OptimizationLevel) {
-              MPM.addPass(AccOffloadPass("", false));
+              MPM.addPass(AccOffloadPass("", Stage::OffloadDeferred));
             });
+            PB.registerOptimizerLastEPCallback(
+                [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+                  MPM.addPass(AccOffloadPass("", Stage::Finish));
+                });
           }};
 }

@@ -10,7 +10,8 @@
 use crate::contract::{self, Clause, Directive, DirectiveKind};
 use crate::error::{AccError, Loc, Result};
 use crate::expr::{extract, Expr};
-use crate::ir::{Module, Value};
+use crate::image_job::ImageJob;
+use crate::ir::{Module, OwnedContext, Value};
 use crate::mapping::{assign_levels, default_shape, LaunchShape, Levels, LoopDesc, LoopKind};
 use crate::options::Options;
 use crate::outline::Outlined;
@@ -52,8 +53,9 @@ impl KernelPlan {
 }
 
 pub struct DeviceOutput {
-    /// The embedded image: one cubin per architecture plus the PTX (image.rs).
-    pub image: Vec<u8>,
+    /// The embedded image (one cubin per architecture plus the PTX, image.rs), being built
+    /// on a thread of its own (image_job.rs).
+    pub image: ImageJob,
     pub plans: Vec<KernelPlan>,
     /// Per kernel, its emulator entry in the host module (emulator.rs).
     pub emulator_entries: Vec<Value>,
@@ -66,15 +68,17 @@ pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<Devic
     let dev = host.clone_module();
     let result = build_in(dev, regions, opts, &target);
     dev.dispose();
-    let (image, plans, emu) = result?;
+    let (bitcode, plans, emu) = result?;
+    let image = ImageJob::spawn(bitcode, opts.clone());
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
     let _t = crate::timing::phase("emulator copy");
     let emulator_entries = crate::emulator::link_into_host(host, emu, &names)?;
     Ok(DeviceOutput { image, plans, emulator_entries })
 }
 
-/// The image, the kernel plans and the emulator's copy of the device module (taken after
-/// every device-semantics transformation, before anything NVPTX-specific).
+/// The prepared device module as bitcode, the kernel plans and the emulator's copy of the
+/// device module (taken after every device-semantics transformation, before anything
+/// NVPTX-specific).
 fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, Module)> {
     let kernels: Vec<Value> = regions
         .iter()
@@ -94,8 +98,8 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();
-    match finish_nvptx(dev, &kernels, regions, opts, target) {
-        Ok(image) => Ok((image, plans, emu)),
+    match prepare_nvptx(dev, &kernels, regions, opts) {
+        Ok(bitcode) => Ok((bitcode, plans, emu)),
         Err(e) => {
             emu.dispose();
             Err(e)
@@ -103,17 +107,31 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     }
 }
 
-/// The NVPTX-specific steps: libdevice, the NVPTX device runtime, `-O3`, PTX, ptxas.
-fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<Vec<u8>> {
+/// The NVPTX-specific steps that can fail on the user's code: libdevice and the NVPTX device
+/// runtime linked in, calls without a device version reported. Returns the module as
+/// bitcode for `compile_image`, which runs on a thread of its own.
+fn prepare_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options) -> Result<Vec<u8>> {
+    let _t = crate::timing::phase("link device libraries");
     // ptxas keeps line information only without optimising less (-lineinfo, not -g), so
     // kernels carry line directives, as clang's CUDA device code does at -O1 and above.
     dev.debug_info_to_line_directives();
-    crate::devmath::link_libm(dev)?;
     crate::devmath::lower_intrinsics(dev);
+    crate::devmath::link_libm(dev)?;
     resolve_external_calls(dev, kernels, opts, regions)?;
     link_device_runtime(dev)?;
     internalize_all_but(dev, kernels);
     dev.add_module_flag_i32("nvvm-reflect-ftz", 0);
+    // What the kernels do not use (most of libdevice) is not worth carrying over.
+    dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+    Ok(dev.to_bitcode())
+}
+
+/// The image from `prepare_nvptx`'s bitcode: `-O3` (or the `-O` level asked for), PTX and a
+/// cubin per architecture. Runs in a context of its own, so it may run on any thread.
+pub fn compile_image(bitcode: &[u8], opts: &Options) -> Result<Vec<u8>> {
+    let owned = OwnedContext::new();
+    let dev = owned.context().parse_bitcode(bitcode, "device").map_err(AccError::internal)?;
+    let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
     let t = crate::timing::phase("device pipeline");
     dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
@@ -124,6 +142,7 @@ fn finish_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Opt
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }
+    // The module goes with `owned`.
     generate(dev, opts, &keep)
 }
 
@@ -135,13 +154,16 @@ fn generate(dev: Module, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path
     let several = opts.gpu_archs.len() > 1;
     let mut cubins = Vec::new();
     let mut portable_ptx = None;
+    let line_info = dev.has_debug_info();
     for arch in &opts.gpu_archs {
         let t = crate::timing::phase("emit ptx");
-        let ptx_text = emit_for(dev, arch, opts)?;
+        // Code generation changes the IR: it gets a copy unless nothing else is built from it.
+        let last_use = !several && *arch == portable;
+        let ptx_text = if last_use { Nvptx::new(arch, opts.opt_level)?.emit_ptx(dev)? } else { emit_for(dev, arch, opts)? };
         drop(t);
         let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
         let _t = crate::timing::phase("ptxas");
-        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), dev.has_debug_info())?;
+        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), line_info)?;
         if let Some(p) = if several { keep(&format!("{arch}.cubin")) } else { keep("cubin") } {
             std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
         }

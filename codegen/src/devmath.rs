@@ -30,7 +30,7 @@ use crate::error::{AccError, Result};
 use crate::ir::{Module, Value};
 use llvm_sys::LLVMLinkage;
 
-const LIBM_IR: &str = include_str!(concat!(env!("OUT_DIR"), "/libm.ll"));
+const LIBM_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libm.bc"));
 
 /// Intrinsics of one argument or two (same type) that NVPTX cannot select; the C function
 /// has the intrinsic's name (`llvm.sin.f64` is `sin`, `llvm.sin.f32` is `sinf`).
@@ -72,9 +72,19 @@ pub fn lowering(name: &str) -> Option<Lowering> {
     }
 }
 
-/// Links libm.c's functions into `dev` (weak: a definition in the program wins).
+/// Links libm.c's functions into `dev` (weak: a definition in the program wins), if the
+/// device code calls any function it has no body for besides LLVM intrinsics and the
+/// device runtime's (parsing libm.c costs more than compiling a small kernel). Run after
+/// `lower_intrinsics`, which turns intrinsics into such calls.
 pub fn link_libm(dev: Module) -> Result<()> {
-    let lib = dev.context().parse_ir(LIBM_IR, "runtime-ir/libm.c").map_err(|e| AccError::internal(format!("runtime-ir/libm.c does not parse: {e}")))?;
+    let calls_library = dev.functions().into_iter().any(|f| {
+        let name = f.name();
+        f.is_declaration() && !f.users().is_empty() && !name.starts_with("llvm.") && !crate::devrt::ALL.contains(&name.as_str())
+    });
+    if !calls_library {
+        return Ok(());
+    }
+    let lib = dev.context().parse_bitcode(LIBM_BC, "runtime-ir/libm.c").map_err(|e| AccError::internal(format!("runtime-ir/libm.c does not parse: {e}")))?;
     lib.set_triple(&dev.triple());
     lib.set_data_layout(&dev.data_layout());
     for f in lib.functions() {
@@ -87,7 +97,10 @@ pub fn link_libm(dev: Module) -> Result<()> {
             f.set_linkage(LLVMLinkage::LLVMWeakAnyLinkage);
         }
     }
-    dev.link(lib).map_err(AccError::internal)
+    dev.link(lib).map_err(AccError::internal)?;
+    // libm.c's own intrinsic calls, the same way.
+    lower_intrinsics(dev);
+    Ok(())
 }
 
 /// Replaces every call to an intrinsic in `lowering`'s table by its C function.

@@ -16,7 +16,8 @@ use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::outline::{Capture, Outlined};
 use crate::rt::Runtime;
 
-pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_size: u64, emulator_entry: Value) -> Result<()> {
+/// Returns the name of the kernel's descriptor (image_job::install fills in the image).
+pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, emulator_entry: Value) -> Result<String> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     let b = ctx.builder();
@@ -109,7 +110,7 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
     }
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
-    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, (image, image_size), emulator_entry);
+    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry);
     b.call(rt.launch, &[desc, gangs, workers, vector, args], "");
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
@@ -118,7 +119,7 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, image_siz
         b.call(rt.data_exit, &[*addr, *bytes, *kind, loc_s, *text], "");
     }
     b.br(r.exit);
-    Ok(())
+    Ok(desc.name())
 }
 
 fn host_arg(b: &Builder, c: &Capture) -> Value {
@@ -215,7 +216,8 @@ fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan:
 
 /// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
 /// flags } (runtime/include/accrt.h).
-fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &str, (image, size): (Value, u64), emulator_entry: Value) -> Value {
+/// `image` is image_job's placeholder and the size 0 until image_job::install.
+fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &str, image: Value, emulator_entry: Value) -> Value {
     let name = plan.name.as_str();
     let ptr = ctx.ptr();
     let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64()]);
@@ -232,7 +234,7 @@ fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &
     };
     let init = ctx.const_struct(&[
         image,
-        ctx.i64().const_int(size),
+        ctx.i64().const_int(0),
         s(name, ".acc.kname"),
         s(function, ".acc.fname"),
         s(loc, ".acc.kloc"),

@@ -131,6 +131,17 @@ impl Module {
         // SAFETY: only called on modules created by `clone_module`/`parse_ir`, once.
         unsafe { LLVMDisposeModule(self.0) }
     }
+    /// The module as bitcode, to carry it into another context.
+    pub fn to_bitcode(self) -> Vec<u8> {
+        // SAFETY: live module; the buffer's bytes are copied out and the buffer freed.
+        unsafe {
+            let buf = llvm_sys::bit_writer::LLVMWriteBitcodeToMemoryBuffer(self.0);
+            let start = LLVMGetBufferStart(buf) as *const u8;
+            let bytes = std::slice::from_raw_parts(start, LLVMGetBufferSize(buf)).to_vec();
+            LLVMDisposeMemoryBuffer(buf);
+            bytes
+        }
+    }
     pub fn print_to_string(self) -> String {
         // SAFETY: live module; the message is freed by take_message.
         take_message(unsafe { LLVMPrintModuleToString(self.0) })
@@ -267,7 +278,11 @@ impl Context {
     /// Reads a bitcode file into a new module of this context.
     pub fn read_bitcode(self, path: &std::path::Path) -> Result<Module, String> {
         let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let n = cstr(&path.display().to_string());
+        self.parse_bitcode(&bytes, &path.display().to_string())
+    }
+    /// Parses bitcode (`Module::to_bitcode`) into a new module of this context.
+    pub fn parse_bitcode(self, bytes: &[u8], name: &str) -> Result<Module, String> {
+        let n = cstr(name);
         let mut m = std::ptr::null_mut();
         // SAFETY: the buffer copies the bytes; LLVMParseBitcodeInContext2 does not take ownership,
         // so it is disposed here after parsing (the module keeps no reference to it).
@@ -280,10 +295,38 @@ impl Context {
             let bad = llvm_sys::bit_reader::LLVMParseBitcodeInContext2(self.0, buf, &mut m);
             llvm_sys::core::LLVMDisposeMemoryBuffer(buf);
             if bad != 0 {
-                return Err(format!("{}: not a valid bitcode file", path.display()));
+                return Err(format!("{name}: not a valid bitcode file"));
             }
         }
         Ok(Module(m))
+    }
+}
+
+/// A context of our own, for work on another thread than the one that owns the host
+/// module's context (an LLVM context and everything in it is used by one thread at a
+/// time). Disposed, with every module still in it, on drop.
+pub struct OwnedContext(Context);
+
+impl OwnedContext {
+    pub fn new() -> OwnedContext {
+        // SAFETY: creates a fresh context owned by the returned value.
+        OwnedContext(Context(unsafe { LLVMContextCreate() }))
+    }
+    pub fn context(&self) -> Context {
+        self.0
+    }
+}
+
+impl Default for OwnedContext {
+    fn default() -> Self {
+        OwnedContext::new()
+    }
+}
+
+impl Drop for OwnedContext {
+    fn drop(&mut self) {
+        // SAFETY: created in `new`, disposed once; handles into it end with the owner.
+        unsafe { LLVMContextDispose(self.0 .0) }
     }
 }
 
@@ -581,6 +624,12 @@ impl Value {
     pub fn has_initializer(self) -> bool {
         // SAFETY: global variable.
         unsafe { !LLVMGetInitializer(self.0).is_null() }
+    }
+    /// A global variable's initializer (None for a declaration).
+    pub fn initializer(self) -> Option<Value> {
+        // SAFETY: global variable.
+        let v = unsafe { LLVMGetInitializer(self.0) };
+        (!v.is_null()).then_some(Value(v))
     }
     pub fn set_initializer(self, v: Value) {
         // SAFETY: global variable and a constant of its value type.

@@ -9,7 +9,9 @@
 //!                make side effects outside them single-lane (`guard`), link `runtime-ir`
 //!                and libdevice, optimise, emit PTX and a cubin (`ptx`); a copy taken
 //!                before the NVPTX-specific steps becomes the emulator's (`emulator`);
-//! 4. `host_stub` replace each region by the launch sequence, embedding the cubin;
+//! 4. `host_stub` replace each region by the launch sequence; the image, built meanwhile on
+//!                a thread of its own, goes in at the end (`image_job`; inside clang after
+//!                the host optimisation pipeline);
 //! 5. `data`      lower data regions, enter/exit data and update;
 //! 6. erase the markers.
 //!
@@ -33,6 +35,7 @@ pub mod globals;
 pub mod guard;
 pub mod host_stub;
 pub mod image;
+pub mod image_job;
 pub mod ir;
 pub mod kernels;
 pub mod liveness;
@@ -56,7 +59,11 @@ use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {
+    /// Everything, the device image included, before returning.
     Offload,
+    /// The device image is left building on a thread of its own; `finish_module` installs
+    /// it (inside clang: at the optimiser's last extension point, image_job.rs).
+    OffloadDeferred,
     /// `print-acc-regions`: print what the contract reader sees, change nothing.
     PrintRegions,
 }
@@ -107,18 +114,21 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         }
     }
     drop(t);
+    let mut image = None;
     if !regions.is_empty() {
         let dev = device::build(m, &regions, &opts)?;
         let _t = timing::phase("host stubs");
-        let image = host_stub::embed_image(m, &dev.image);
+        let placeholder = image_job::placeholder(m);
+        let mut descriptors = Vec::new();
         for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
-            host_stub::build(m, r, plan, image, dev.image.len() as u64, *entry)?;
+            descriptors.push(host_stub::build(m, r, plan, placeholder, *entry)?);
         }
         if std::env::var_os("ACCC_INFO").is_some() {
             eprint!("{}", report::plans(&regions, &dev.plans));
         }
+        image = Some((dev.image, descriptors));
     }
-    let _t = timing::phase("data directives, verify");
+    let t = timing::phase("data directives, verify");
     for d in &directives {
         if matches!(d.kind, DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update) {
             data::lower(m, d)?;
@@ -126,7 +136,18 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     }
     contract::erase_markers(m);
     m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
+    drop(t);
+    match image {
+        Some((job, descriptors)) if mode == Mode::OffloadDeferred => image_job::defer(m, job, descriptors),
+        Some((job, descriptors)) => image_job::install(m, &job.wait()?, &descriptors),
+        None => {}
+    }
     Ok(true)
+}
+
+/// `acc-offload-finish`: installs the image `Mode::OffloadDeferred` left building. Ok(changed).
+pub fn finish_module(m: LLVMModuleRef) -> Result<bool, Vec<AccError>> {
+    image_job::finish(Module(m)).map_err(|e| vec![e])
 }
 
 /// The `loop` directives inside compute region `d`.

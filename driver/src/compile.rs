@@ -117,6 +117,46 @@ impl Step {
     }
 }
 
+/// A step running in the background with its stderr held back (`Step::spawn_quiet`).
+pub struct Running {
+    program: String,
+    child: std::process::Child,
+}
+
+impl Running {
+    /// Waits for it; on failure its stderr is shown, as `Step::run` would have.
+    pub fn finish(self) -> Result<()> {
+        let out = self.child.wait_with_output().map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        if out.status.success() {
+            return Ok(());
+        }
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(&out.stderr);
+        Err(DriverError::Tool { cmd: self.program, status: out.status.code() })
+    }
+    /// Stops it: its result is not wanted.
+    pub fn abandon(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Step {
+    /// Starts the step without waiting, its stderr held until `Running::finish`.
+    pub fn spawn_quiet(&self, verbose: bool) -> Result<Running> {
+        if verbose {
+            crate::error::eprint_line(format!(" {}", self.display()));
+        }
+        let child = Command::new(&self.program)
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        Ok(Running { program: self.program.clone(), child })
+    }
+}
+
 /// Flags that keep clang's OpenACC support on but quiet about doing nothing at run time.
 const OPENACC: [&str; 2] = ["-fopenacc", "-Wno-source-uses-openacc"];
 

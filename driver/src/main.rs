@@ -1,7 +1,7 @@
 //! `accc`: the OpenACC C compiler driver.
 //!
-//! Per C input: validate with clang (the user's diagnostics) → preprocess (`clang -E`) →
-//! rewrite every `#pragma acc` into `__acc_*` marker calls (docs/ir-contract.md) →
+//! Per C input: validate with clang (the user's diagnostics) while preprocessing (`clang
+//! -E`, at the same time: both only read the source) → rewrite every `#pragma acc` into `__acc_*` marker calls (docs/ir-contract.md) →
 //! compile the rewritten text with the `acc-offload` pass plugin (or, for `-emit-llvm`,
 //! without it, giving the contract IR). Then link the objects with the runtime (`libaccrt.so`,
 //! or `libaccrt.a` with `-static-libaccrt`).
@@ -86,15 +86,24 @@ struct Target<'a> {
 /// Runs steps 1–4 for one C source.
 fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -> Result<()> {
     let st = stem(src);
-    compile::validate(o, src).run(o.verbose)?;
-
     let (i_path, acc_i_path) = if o.save_temps {
         (t.save_dir.join(format!("{st}.i")), t.save_dir.join(format!("{st}.acc.i")))
     } else {
         (scratch.join(format!("{index}-{st}.i")), scratch.join(format!("{index}-{st}.acc.i")))
     };
-    let deps = flags::dep_flags(o, src);
-    compile::preprocess(o, src, "c", &deps, Some(&i_path)).run(o.verbose)?;
+    // Steps 1 and 2 only read the source: they run at once. The dependency file goes to
+    // scratch first, so that a program with errors leaves none, as before.
+    let mut deps = flags::dep_flags(o, src);
+    let dep_file = redirect_dep_file(&mut deps, &scratch.join(format!("{index}-{st}.d")));
+    let preprocessing = compile::preprocess(o, src, "c", &deps, Some(&i_path)).spawn_quiet(o.verbose)?;
+    if let Err(e) = compile::validate(o, src).run(o.verbose) {
+        preprocessing.abandon();
+        return Err(e);
+    }
+    preprocessing.finish()?;
+    if let Some((scratch_d, user_d)) = dep_file {
+        std::fs::copy(&scratch_d, &user_d).map_err(|e| DriverError::User(format!("cannot write '{}': {}", user_d, e)))?;
+    }
     let ipp = std::fs::read(&i_path)
         .map_err(|e| DriverError::Internal(format!("cannot read '{}': {}", i_path.display(), e)))?;
 
@@ -109,6 +118,13 @@ fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -
         ));
     }
     compile_contract(o, &acc_i_path, Source::RewrittenC, &st, t)
+}
+
+/// Points the last `-MF` of `deps` at `scratch`; returns (scratch, the user's file).
+fn redirect_dep_file(deps: &mut [String], scratch: &Path) -> Option<(PathBuf, String)> {
+    let at = deps.iter().rposition(|d| d == "-MF")? + 1;
+    let user = std::mem::replace(deps.get_mut(at)?, scratch.to_string_lossy().into_owned());
+    Some((scratch.to_path_buf(), user))
 }
 
 /// Compiles contract code (a rewritten `.acc.i` or IR) to the target; with `-save-temps`
