@@ -26,7 +26,7 @@ pub fn clang() -> String {
     "/usr/lib/llvm-22/bin/clang".into()
 }
 
-/// Directory of `libacc_pass.so`, `libaccrt.so` and `libaccrt.a`: `$ACCC_LIBDIR` (made
+/// Directory of `libacc_pass.so`, `libaccrt.so` and `libaccrt-static.a`: `$ACCC_LIBDIR` (made
 /// absolute, since it also becomes the programs' rpath), else the directory of the real
 /// (canonicalized) accc executable.
 pub fn libdir() -> Result<PathBuf> {
@@ -58,11 +58,25 @@ pub fn plugin_path() -> Result<PathBuf> {
     require(libdir()?.join("libacc_pass.so"), "the acc-offload pass plugin libacc_pass.so")
 }
 
-/// The runtime the link step uses: `libaccrt.so` by default, `libaccrt.a` for
-/// `-static-libaccrt`.
+/// The runtime the link step uses: `libaccrt.so` by default, `libaccrt-static.a` for
+/// `-static-libaccrt` (cargo's `libaccrt.a` made small by scripts/build-static-runtime; one
+/// older than `libaccrt.a` beside it would link an old runtime, so it is refused).
 pub fn runtime_path(static_lib: bool) -> Result<PathBuf> {
-    let name = if static_lib { "libaccrt.a" } else { "libaccrt.so" };
-    require(libdir()?.join(name), &format!("the OpenACC runtime {}", name))
+    let dir = libdir()?;
+    if !static_lib {
+        return require(dir.join("libaccrt.so"), "the OpenACC runtime libaccrt.so");
+    }
+    let lib = require(dir.join("libaccrt-static.a"), "the static OpenACC runtime libaccrt-static.a (scripts/build-static-runtime makes it)")?;
+    let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    if let (Some(made), Some(source)) = (modified(&lib), modified(&dir.join("libaccrt.a"))) {
+        if made < source {
+            return Err(DriverError::User(format!(
+                "{} is older than the libaccrt.a it is made from: run scripts/build-static-runtime (or scripts/setup)",
+                lib.display()
+            )));
+        }
+    }
+    Ok(lib)
 }
 
 /// Shell-quotes one word for `-v` output.
@@ -274,7 +288,7 @@ fn rpath(s: &mut Step, dir: &str) {
 /// (`-L<libdir> -laccrt`) and finds it at run time through two rpaths: `<libdir>` (the
 /// build or install tree, for programs run where they were built) and `$ORIGIN` (a folder
 /// of executables carried elsewhere with libaccrt.so beside them). `-static-libaccrt`
-/// links `libaccrt.a` and the system libraries a Rust staticlib needs.
+/// links `libaccrt-static.a` and the system libraries a Rust staticlib needs.
 pub fn link(o: &Options, objects: &[String], out: &str) -> Result<Step> {
     Ok(link_with(o, objects, out, &runtime_path(o.static_libaccrt)?))
 }
@@ -351,9 +365,9 @@ mod tests {
         assert_eq!(l.args[4..], rest[..]);
         assert!(l.display().ends_with("'-Wl,-rpath,$ORIGIN' -lm"));
 
-        let a = Path::new("/opt/accc/lib/libaccrt.a");
+        let a = Path::new("/opt/accc/lib/libaccrt-static.a");
         let l = link_with(&opts("a.o -static-libaccrt -o prog"), &["a.o".into()], "prog", a);
-        assert_eq!(l.args[3..], [format!("{d}/libaccrt.a"), "-lpthread".into(), "-ldl".into(), "-lm".into(), "-lrt".into()]);
+        assert_eq!(l.args[3..], [format!("{d}/libaccrt-static.a"), "-lpthread".into(), "-ldl".into(), "-lm".into(), "-lrt".into()]);
         assert!(l.args.iter().all(|a| !a.contains("rpath")));
 
         let mut s = Step::new("clang");

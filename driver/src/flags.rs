@@ -110,7 +110,7 @@ pub struct Options {
     pub asm: Vec<String>,
     /// `-l -L -Wl, -shared -static ...` in command-line order.
     pub link: Vec<String>,
-    /// `-static-libaccrt`: link `libaccrt.a` instead of `-laccrt` (`libaccrt.so`).
+    /// `-static-libaccrt`: link `libaccrt-static.a` instead of `-laccrt` (`libaccrt.so`).
     pub static_libaccrt: bool,
     pub gpu_arch: String,
     pub save_temps: bool,
@@ -434,7 +434,7 @@ USAGE: accc [options] file...
                       passed to the linker (-pthread, -fsanitize=, -fopenmp, -fprofile-*,
                       --coverage, -fuse-ld= also to the compile steps)
   -flto               not supported (the pass needs each translation unit before linking)
-  -static-libaccrt    link the runtime statically (libaccrt.a); by default programs
+  -static-libaccrt    link the runtime statically (libaccrt-static.a); by default programs
                       use libaccrt.so, found through an rpath to accc's directory and
                       $ORIGIN (a folder of executables can carry it beside them)
   --gpu-arch=sm_XX[,sm_YY...]
@@ -448,7 +448,7 @@ USAGE: accc [options] file...
   --version, --help
 
 ENVIRONMENT: ACCC_LIBDIR overrides the directory of libacc_pass.so, libaccrt.so and
-libaccrt.a (default: the directory of the accc executable).
+libaccrt-static.a (default: the directory of the accc executable).
 ";
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! -E`, at the same time: both only read the source) → rewrite every `#pragma acc` into `__acc_*` marker calls (docs/ir-contract.md) →
 //! compile the rewritten text with the `acc-offload` pass plugin (or, for `-emit-llvm`,
 //! without it, giving the contract IR). Then link the objects with the runtime (`libaccrt.so`,
-//! or `libaccrt.a` with `-static-libaccrt`).
+//! or `libaccrt-static.a` with `-static-libaccrt`).
 
 mod compile;
 mod error;

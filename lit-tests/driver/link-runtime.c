@@ -1,5 +1,5 @@
 // Linking the runtime: libaccrt.so by default (-L<libdir> -laccrt, rpaths <libdir> and a
-// literal $ORIGIN), libaccrt.a with -static-libaccrt. Every program runs (host path here).
+// literal $ORIGIN), libaccrt-static.a with -static-libaccrt. Every program runs (host path here).
 // RUN: rm -rf %t.dir && mkdir -p %t.dir/lib %t.dir/bundle
 //
 // RUN: %accc -v -O2 %s -o %t.dir/shared 2>&1 | FileCheck %s --check-prefix=SHARED
@@ -21,17 +21,33 @@
 // RUN: FileCheck %s --check-prefix=NOLIB < %t.nolib
 // NOLIB: libaccrt.so: cannot open shared object file
 //
+// -static-libaccrt: libaccrt-static.a (scripts/build-static-runtime), under 1 MB linked in;
+// the emulator runs from it too. Only the C ABI stays global: std's symbols are local, so a
+// program's own definition of one (here `__rust_alloc`) does not clash.
 // RUN: %accc -v -O2 -static-libaccrt %s -o %t.dir/static 2>&1 | FileCheck %s --check-prefix=STATIC
-// STATIC: clang{{[-0-9]*}} {{.*}}.o -o {{.*}}static {{[^ ]+}}/libaccrt.a -lpthread -ldl -lm -lrt{{$}}
+// STATIC: clang{{[-0-9]*}} {{.*}}.o -o {{.*}}static {{[^ ]+}}/libaccrt-static.a -lpthread -ldl -lm -lrt{{$}}
 // RUN: llvm-readelf -d %t.dir/static | FileCheck %s --check-prefix=NODYN
 // NODYN-NOT: libaccrt
 // RUN: %t.dir/static | FileCheck %s --check-prefix=OUT
+// RUN: env ACC_DEVICE_TYPE=emulator %t.dir/static | FileCheck %s --check-prefix=OUT
+// RUN: test $(wc -c < %t.dir/static) -lt 1048576
+// RUN: %accc -O2 -static-libaccrt -DOWN_RUST_ALLOC %s -o %t.dir/static2
+// RUN: %t.dir/static2 | FileCheck %s --check-prefix=OUT
 // RUN: not env ACCC_LIBDIR=%t.dir/lib %accc -static-libaccrt %s -o %t.dir/x 2>&1 | FileCheck %s --check-prefix=NOSTATIC
-// NOSTATIC: accc: error: the OpenACC runtime libaccrt.a not found at '{{.*}}lib/libaccrt.a'
+// NOSTATIC: accc: error: the static OpenACC runtime libaccrt-static.a (scripts/build-static-runtime makes it) not found at '{{.*}}lib/libaccrt-static.a'
+//
+// An archive older than the libaccrt.a it is made from is refused.
+// RUN: cp $(dirname %plugin)/libaccrt-static.a %t.dir/lib/ && touch -d "+1 hour" %t.dir/lib/libaccrt.a
+// RUN: not env ACCC_LIBDIR=%t.dir/lib %accc -static-libaccrt %s -o %t.dir/x 2>&1 | FileCheck %s --check-prefix=STALE
+// STALE: accc: error: {{.*}}lib/libaccrt-static.a is older than the libaccrt.a it is made from: run scripts/build-static-runtime (or scripts/setup)
 //
 // OUT: PASS
 
 #include <stdio.h>
+
+#ifdef OWN_RUST_ALLOC
+int __rust_alloc = 7;
+#endif
 
 int main(void) {
   double a[100];
