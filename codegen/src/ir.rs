@@ -198,6 +198,12 @@ impl Module {
 }
 
 impl Context {
+    /// Whether names given to new values are dropped (clang's default outside `-fno-discard-
+    /// value-names`); the pass names the blocks and slots it creates and finds them by name.
+    pub fn set_discard_value_names(self, discard: bool) {
+        // SAFETY: live context; a flag read when values are named.
+        unsafe { LLVMContextSetDiscardValueNames(self.0, discard as i32) }
+    }
     pub fn void(self) -> Type {
         // SAFETY: live context.
         Type(unsafe { LLVMVoidTypeInContext(self.0) })

@@ -76,6 +76,9 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
+    // Run as `clang -fpass-plugin` without `-fno-discard-value-names` (accc passes it), the
+    // context drops names; the blocks and private slots this pass creates need theirs.
+    m.context().set_discard_value_names(false);
     let t = timing::phase("read directives");
     // Before anything reads the control flow: a `goto` inside a region must not look like a
     // way out of it (cleanups.rs).
