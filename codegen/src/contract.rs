@@ -280,6 +280,15 @@ fn build_directive(id: u32, p: Pieces, f: Value, cfg: &FunctionCfg) -> Result<Di
     Ok(Directive { id, kind, name, loc, clauses, begin, end, clause_calls: p.clauses, function: f })
 }
 
+/// A launch size known at compile time must be positive (one only known at run time is
+/// checked there: `__accrt_check_launch_size`).
+fn launch_size(loc: &Loc, clause: &str, v: Value) -> Result<Value> {
+    match v.const_int_value() {
+        Some(n) if n <= 0 => Err(AccError::user(loc, format!("{clause}({n}): the value must be positive"))),
+        _ => Ok(v),
+    }
+}
+
 fn parse_clause(call: Value, loc: &Loc, dir: DirectiveKind) -> Result<Clause> {
     let n = call.call_arg_count();
     let Some(name) = call.call_arg(1).const_string() else {
@@ -323,9 +332,9 @@ fn parse_clause(call: Value, loc: &Loc, dir: DirectiveKind) -> Result<Clause> {
         "private" => Ok(Clause::Private(var(&args)?)),
         "firstprivate" => Ok(Clause::FirstPrivate(var(&args)?)),
         "num_gangs" if args.len() > 1 => Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
-        "num_gangs" => Ok(Clause::NumGangs(one_int(&args)?)),
-        "num_workers" => Ok(Clause::NumWorkers(one_int(&args)?)),
-        "vector_length" => Ok(Clause::VectorLength(one_int(&args)?)),
+        "num_gangs" => Ok(Clause::NumGangs(launch_size(loc, &name, one_int(&args)?)?)),
+        "num_workers" => Ok(Clause::NumWorkers(launch_size(loc, &name, one_int(&args)?)?)),
+        "vector_length" => Ok(Clause::VectorLength(launch_size(loc, &name, one_int(&args)?)?)),
         "if" => Ok(Clause::If(one_int(&args)?)),
         "default" => match args.first().and_then(|v| v.const_string()) {
             Some(s) if (s == "none" || s == "present") && args.len() == 1 => Ok(Clause::Default(s)),

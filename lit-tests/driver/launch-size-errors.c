@@ -11,9 +11,19 @@
 // RUN: not env ACC_DEVICE_TYPE=emulator %t 4 0 1 2>&1 | FileCheck %s --check-prefix=VECTOR
 // RUN: not env ACC_DEVICE_TYPE=host %t 4 32 -1 2>&1 | FileCheck %s --check-prefix=WORKERS
 // RUN: not env ACC_DEVICE_TYPE=emulator %t 4 32 0 2>&1 | FileCheck %s --check-prefix=WORKERS0
+// A constant one is a compile-time error.
+// RUN: not %accc -O2 -c -DCONSTANT %s -o %t.o 2>&1 | FileCheck %s --check-prefix=CONSTANT
 
 #include <stdio.h>
 #include <stdlib.h>
+
+#ifdef CONSTANT
+void constant(int n, int *a) {
+// CONSTANT: launch-size-errors.c:[[#@LINE+1]]:9: error: vector_length(0): the value must be positive
+#pragma acc parallel loop vector_length(0) copyout(a[0:n])
+  for (int i = 0; i < n; i++) a[i] = i;
+}
+#endif
 
 void run(int g, int v, int w, int n, int *a) {
 // OK: sum 4950
