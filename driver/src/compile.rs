@@ -113,10 +113,13 @@ impl Step {
         words.extend(self.args.iter().map(|a| quote(a)));
         words.join(" ")
     }
-    /// Runs the step; prints it first when `verbose`.
-    pub fn run(&self, verbose: bool) -> Result<()> {
-        if verbose {
+    /// Runs the step; prints it first with `-v`, and only prints it with `-###`.
+    pub fn run(&self, o: &Options) -> Result<()> {
+        if o.verbose {
             crate::error::eprint_line(format!(" {}", self.display()));
+        }
+        if o.dry_run {
+            return Ok(());
         }
         let status = Command::new(&self.program)
             .args(&self.args)
@@ -129,18 +132,38 @@ impl Step {
             Err(DriverError::Tool { cmd: self.program.clone(), status: status.code() })
         }
     }
+
+    /// Starts the step without waiting, its stderr held until `Running::finish` (printed
+    /// and not started, as `run`, with `-v` and `-###`).
+    pub fn spawn_quiet(&self, o: &Options) -> Result<Running> {
+        if o.verbose {
+            crate::error::eprint_line(format!(" {}", self.display()));
+        }
+        if o.dry_run {
+            return Ok(Running { program: self.program.clone(), child: None });
+        }
+        let child = Command::new(&self.program)
+            .args(&self.args)
+            .envs(self.env.iter().map(|(k, v)| (k, v)))
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        Ok(Running { program: self.program.clone(), child: Some(child) })
+    }
 }
 
 /// A step running in the background with its stderr held back (`Step::spawn_quiet`).
 pub struct Running {
     program: String,
-    child: std::process::Child,
+    /// None under `-###`.
+    child: Option<std::process::Child>,
 }
 
 impl Running {
     /// Waits for it; on failure its stderr is shown, as `Step::run` would have.
     pub fn finish(self) -> Result<()> {
-        let out = self.child.wait_with_output().map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        let Some(child) = self.child else { return Ok(()) };
+        let out = child.wait_with_output().map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
         if out.status.success() {
             return Ok(());
         }
@@ -149,38 +172,24 @@ impl Running {
         Err(DriverError::Tool { cmd: self.program, status: out.status.code() })
     }
     /// Stops it: its result is not wanted.
-    pub fn abandon(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Step {
-    /// Starts the step without waiting, its stderr held until `Running::finish`.
-    pub fn spawn_quiet(&self, verbose: bool) -> Result<Running> {
-        if verbose {
-            crate::error::eprint_line(format!(" {}", self.display()));
+    pub fn abandon(self) {
+        if let Some(mut child) = self.child {
+            let _ = child.kill();
+            let _ = child.wait();
         }
-        let child = Command::new(&self.program)
-            .args(&self.args)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
-        Ok(Running { program: self.program.clone(), child })
     }
 }
 
 /// Flags that keep clang's OpenACC support on but quiet about doing nothing at run time.
 const OPENACC: [&str; 2] = ["-fopenacc", "-Wno-source-uses-openacc"];
 
-/// Step 1: `clang -fsyntax-only` — the user's diagnostics. `-x c`: the input is C whatever
-/// its name (`accc -x c prog.acc`).
-pub fn validate(o: &Options, src: &str) -> Step {
+/// Step 1: `clang -fsyntax-only` — the user's diagnostics. `lang` (`c`, or `cpp-output` for
+/// a `.i`) is given, so the input is C whatever its name (`accc -x c prog.acc`).
+pub fn validate(o: &Options, src: &str, lang: &str) -> Step {
     let mut s = Step::new(&clang());
     s.arg("-fsyntax-only").args(OPENACC).arg("-Qunused-arguments");
     s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.warn.iter().cloned());
-    s.args(["-x", "c", src]);
+    s.args(["-x", lang, src]);
     s
 }
 
@@ -325,7 +334,7 @@ mod tests {
     #[test]
     fn validate_and_preprocess_lines() {
         let o = opts("-O2 -DN=4 -Iinc -std=c99 -Wall -MD -c t.c");
-        let v = validate(&o, "t.c");
+        let v = validate(&o, "t.c", "c");
         assert_eq!(
             v.args,
             vec!["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-D", "N=4", "-I", "inc", "-std=c99", "-Wall", "-x", "c", "t.c"]

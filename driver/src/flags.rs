@@ -23,6 +23,9 @@ pub enum Mode {
 pub enum Input {
     /// A C source file (`.c`, or any name after `-x c`).
     C(String),
+    /// Preprocessed C (`.i`, or after `-x cpp-output`), e.g. what `accc -E` wrote (ccache
+    /// compiles those): rewritten and compiled like C, not preprocessed again.
+    CppOutput(String),
     /// LLVM IR (`.ll`, `.bc`, or after `-x ir`), e.g. an `accc -emit-llvm` dump: it carries
     /// the contract already, so it is compiled with the pass and not rewritten.
     Ir(String),
@@ -36,7 +39,7 @@ pub enum Input {
 impl Input {
     pub fn path(&self) -> &str {
         match self {
-            Input::C(p) | Input::Ir(p) | Input::Linker(p) => p,
+            Input::C(p) | Input::CppOutput(p) | Input::Ir(p) | Input::Linker(p) => p,
             Input::Asm { path, .. } => path,
         }
     }
@@ -51,6 +54,7 @@ impl Input {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Lang {
     C,
+    CppOutput,
     Ir,
     Asm,
     AsmCpp,
@@ -60,11 +64,12 @@ fn parse_lang(name: &str) -> Result<Option<Lang>> {
     match name {
         "none" => Ok(None),
         "c" => Ok(Some(Lang::C)),
+        "cpp-output" => Ok(Some(Lang::CppOutput)),
         "ir" => Ok(Some(Lang::Ir)),
         "assembler" => Ok(Some(Lang::Asm)),
         "assembler-with-cpp" => Ok(Some(Lang::AsmCpp)),
         other => Err(DriverError::User(format!(
-            "language '{}' is not supported (-x accepts c, ir, assembler, assembler-with-cpp, none)",
+            "language '{}' is not supported (-x accepts c, cpp-output, ir, assembler, assembler-with-cpp, none)",
             other
         ))),
     }
@@ -74,6 +79,7 @@ fn input_of_lang(path: &str, lang: Lang) -> Input {
     let path = path.to_string();
     match lang {
         Lang::C => Input::C(path),
+        Lang::CppOutput => Input::CppOutput(path),
         Lang::Ir => Input::Ir(path),
         Lang::Asm => Input::Asm { path, cpp: false },
         Lang::AsmCpp => Input::Asm { path, cpp: true },
@@ -115,6 +121,8 @@ pub struct Options {
     pub gpu_arch: String,
     pub save_temps: bool,
     pub verbose: bool,
+    /// `-###`: print the commands, run none (the rewrite between them is named, not done).
+    pub dry_run: bool,
 }
 
 pub const DEFAULT_GPU_ARCH: &str = "sm_90";
@@ -177,7 +185,11 @@ fn classify_input(path: &str) -> Result<Input> {
             "'{}': only C sources are supported (C++, CUDA and Objective-C are not)",
             path
         ))),
-        "h" | "i" => Err(DriverError::User(format!("'{}': unsupported input file type '.{}'", path, ext))),
+        "i" => Ok(Input::CppOutput(path.to_string())),
+        "h" => Err(DriverError::User(format!(
+            "'{}': a header is not compiled on its own (accc makes no precompiled headers; -x c compiles it as C)",
+            path
+        ))),
         _ => Ok(Input::Linker(path.to_string())),
     }
 }
@@ -205,6 +217,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
         gpu_arch: DEFAULT_GPU_ARCH.to_string(),
         save_temps: false,
         verbose: false,
+        dry_run: false,
     };
     let mut forced: Option<Lang> = None;
     let mut i = 0;
@@ -239,7 +252,11 @@ pub fn parse(args: &[String]) -> Result<Options> {
             "-S" => o.mode = Mode::Assemble,
             "-E" => o.mode = Mode::Preprocess,
             "-emit-llvm" => o.emit_llvm = true,
-            "-v" | "-###" => o.verbose = true,
+            "-v" => o.verbose = true,
+            "-###" => {
+                o.verbose = true;
+                o.dry_run = true;
+            }
             "--version" | "-version" | "-V" => o.action = Action::Version,
             "--help" | "-help" | "-h" => o.action = Action::Help,
             "-acc" | "-fopenacc" | "-acc=gpu" => {}
@@ -336,9 +353,11 @@ pub fn parse(args: &[String]) -> Result<Options> {
     }
     let compiled = o.inputs.iter().filter(|x| x.is_compiled()).count();
     if o.mode != Mode::Link {
-        if let Some(Input::Linker(p)) = o.inputs.iter().find(|x| !x.is_compiled()) {
-            return Err(DriverError::User(format!("'{}': linker input unused with -c/-S/-E", p)));
+        // As clang and GCC do: a warning, and the file is left alone.
+        for p in o.inputs.iter().filter(|x| !x.is_compiled()) {
+            crate::error::eprint_line(format!("accc: warning: '{}': linker input unused (nothing is linked with -c, -S, -E or -M)", p.path()));
         }
+        o.inputs.retain(Input::is_compiled);
         if let Some(bad) = o.inputs.iter().find(|x| !handled_in_mode(x, o.mode)) {
             return Err(DriverError::User(format!("'{}': input unused with -S/-E", bad.path())));
         }
@@ -558,6 +577,13 @@ mod tests {
     }
 
     #[test]
+    fn unused_linker_inputs_dropped_preprocessed_c_compiled() {
+        assert_eq!(p("-c a.c b.o").unwrap().inputs, vec![Input::C("a.c".into())]);
+        assert_eq!(p("-c a.i").unwrap().inputs, vec![Input::CppOutput("a.i".into())]);
+        assert_eq!(p("-c -x cpp-output a.txt").unwrap().inputs, vec![Input::CppOutput("a.txt".into())]);
+    }
+
+    #[test]
     fn errors() {
         assert!(p("").is_err());
         assert!(p("-c").is_err());
@@ -566,8 +592,8 @@ mod tests {
         assert!(p("--frobnicate a.c").is_err());
         assert!(p("a.cpp").is_err());
         assert!(p("-c a.c b.c -o x.o").is_err());
-        assert!(p("-c a.c b.o").is_err());
         assert!(p("-emit-llvm a.c").is_err());
+        assert!(p("-c a.h").is_err());
         assert!(p("-I").is_err());
     }
 }

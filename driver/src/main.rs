@@ -83,30 +83,24 @@ struct Target<'a> {
     save_dir: &'a Path,
 }
 
-/// Runs steps 1–4 for one C source.
-fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -> Result<()> {
+/// Runs steps 1–4 for one C source (`preprocessed`: a `.i`, which step 2 leaves alone).
+fn compile_c(o: &Options, src: &str, preprocessed: bool, scratch: &Path, index: usize, t: &Target) -> Result<()> {
     let st = stem(src);
-    let (i_path, acc_i_path) = if o.save_temps {
-        (t.save_dir.join(format!("{st}.i")), t.save_dir.join(format!("{st}.acc.i")))
+    let ipp = if preprocessed {
+        compile::validate(o, src, "cpp-output").run(o)?;
+        if o.dry_run {
+            Vec::new()
+        } else {
+            std::fs::read(src).map_err(|e| DriverError::User(format!("cannot read '{}': {}", src, e)))?
+        }
     } else {
-        (scratch.join(format!("{index}-{st}.i")), scratch.join(format!("{index}-{st}.acc.i")))
+        validate_and_preprocess(o, src, scratch, index, t)?
     };
-    // Steps 1 and 2 only read the source: they run at once. The dependency file goes to
-    // scratch first, so that a program with errors leaves none, as before.
-    let mut deps = flags::dep_flags(o, src);
-    let dep_file = redirect_dep_file(&mut deps, &scratch.join(format!("{index}-{st}.d")));
-    let preprocessing = compile::preprocess(o, src, "c", &deps, Some(&i_path)).spawn_quiet(o.verbose)?;
-    if let Err(e) = compile::validate(o, src).run(o.verbose) {
-        preprocessing.abandon();
-        return Err(e);
+    let acc_i_path = if o.save_temps { t.save_dir.join(format!("{st}.acc.i")) } else { scratch.join(format!("{index}-{st}.acc.i")) };
+    if o.dry_run {
+        eprint_line(format!("accc: {src}: OpenACC directives would be rewritten into {}", acc_i_path.display()));
+        return compile_contract(o, &acc_i_path, Source::RewrittenC, &st, t);
     }
-    preprocessing.finish()?;
-    if let Some((scratch_d, user_d)) = dep_file {
-        std::fs::copy(&scratch_d, &user_d).map_err(|e| DriverError::User(format!("cannot write '{}': {}", user_d, e)))?;
-    }
-    let ipp = std::fs::read(&i_path)
-        .map_err(|e| DriverError::Internal(format!("cannot read '{}': {}", i_path.display(), e)))?;
-
     let rewritten = rewrite::rewrite(&ipp, &mut read_source).map_err(DriverError::Unsupported)?;
     write_file(&acc_i_path, &rewritten.text)?;
     if o.verbose {
@@ -118,6 +112,29 @@ fn compile_c(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -
         ));
     }
     compile_contract(o, &acc_i_path, Source::RewrittenC, &st, t)
+}
+
+/// Steps 1 and 2: the user's diagnostics, and the preprocessed source (also written to
+/// `<stem>.i` with `-save-temps`). Both only read the source, so they run at once. The
+/// dependency file goes to scratch first, so that a program with errors leaves none.
+fn validate_and_preprocess(o: &Options, src: &str, scratch: &Path, index: usize, t: &Target) -> Result<Vec<u8>> {
+    let st = stem(src);
+    let i_path = if o.save_temps { t.save_dir.join(format!("{st}.i")) } else { scratch.join(format!("{index}-{st}.i")) };
+    let mut deps = flags::dep_flags(o, src);
+    let dep_file = redirect_dep_file(&mut deps, &scratch.join(format!("{index}-{st}.d")));
+    let preprocessing = compile::preprocess(o, src, "c", &deps, Some(&i_path)).spawn_quiet(o)?;
+    if let Err(e) = compile::validate(o, src, "c").run(o) {
+        preprocessing.abandon();
+        return Err(e);
+    }
+    preprocessing.finish()?;
+    if o.dry_run {
+        return Ok(Vec::new());
+    }
+    if let Some((scratch_d, user_d)) = dep_file {
+        std::fs::copy(&scratch_d, &user_d).map_err(|e| DriverError::User(format!("cannot write '{}': {}", user_d, e)))?;
+    }
+    std::fs::read(&i_path).map_err(|e| DriverError::Internal(format!("cannot read '{}': {}", i_path.display(), e)))
 }
 
 /// Points the last `-MF` of `deps` at `scratch`; returns (scratch, the user's file).
@@ -133,17 +150,18 @@ fn compile_contract(o: &Options, input: &Path, source: Source, st: &str, t: &Tar
     let prefix = if o.save_temps { t.save_dir.join(st).to_string_lossy().into_owned() } else { String::new() };
     if o.save_temps && source == Source::RewrittenC && t.kind != Output::IrText {
         let ll = t.save_dir.join(format!("{st}.acc.ll"));
-        compile::compile(o, input, source, &ll, Output::IrText, "")?.run(o.verbose)?;
+        compile::compile(o, input, source, &ll, Output::IrText, "")?.run(o)?;
     }
-    compile::compile(o, input, source, Path::new(t.out), t.kind, &prefix)?.run(o.verbose)
+    compile::compile(o, input, source, Path::new(t.out), t.kind, &prefix)?.run(o)
 }
 
 /// Compiles one input of any compiled kind to the target.
 fn compile_input(o: &Options, input: &Input, scratch: &Path, index: usize, t: &Target) -> Result<()> {
     match input {
-        Input::C(src) => compile_c(o, src, scratch, index, t),
+        Input::C(src) => compile_c(o, src, false, scratch, index, t),
+        Input::CppOutput(src) => compile_c(o, src, true, scratch, index, t),
         Input::Ir(path) => compile_contract(o, Path::new(path), Source::Ir, &stem(path), t),
-        Input::Asm { path, cpp } => compile::assemble(o, path, *cpp, Path::new(t.out)).run(o.verbose),
+        Input::Asm { path, cpp } => compile::assemble(o, path, *cpp, Path::new(t.out)).run(o),
         Input::Linker(p) => Err(DriverError::Internal(format!("'{}' is not compiled", p))),
     }
 }
@@ -165,11 +183,12 @@ fn preprocess_only(o: &Options) -> Result<()> {
     for input in &o.inputs {
         let lang = match input {
             Input::C(_) => "c",
+            Input::CppOutput(_) => "cpp-output",
             Input::Asm { cpp: true, .. } => "assembler-with-cpp",
             Input::Asm { cpp: false, .. } => "assembler",
             Input::Ir(_) | Input::Linker(_) => continue,
         };
-        compile::preprocess(o, input.path(), lang, &o.deps, out).run(o.verbose)?;
+        compile::preprocess(o, input.path(), lang, &o.deps, out).run(o)?;
     }
     Ok(())
 }
@@ -206,7 +225,7 @@ fn compile_and_link(o: &Options, scratch: &Path) -> Result<()> {
         compile_input(o, input, scratch, k, &Target { out: &obj, kind: Output::Object, save_dir: &save_dir })?;
         objects.push(obj);
     }
-    compile::link(o, &objects, &out)?.run(o.verbose)
+    compile::link(o, &objects, &out)?.run(o)
 }
 
 fn run(args: &[String]) -> Result<()> {
@@ -243,7 +262,18 @@ fn main() {
     std::panic::set_hook(Box::new(|info| {
         eprint_line(format!("accc: error: internal compiler error (this is a bug in accc, please report it): {}", info));
     }));
-    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    // Arguments are handled as text; a file name that is not UTF-8 would otherwise turn into
+    // another (nonexistent) name.
+    let args: Vec<String> = match std::env::args_os().skip(1).map(|a| a.into_string()).collect() {
+        Ok(args) => args,
+        Err(bad) => {
+            eprint_line(format!(
+                "accc: error: argument '{}' is not valid UTF-8 (accc takes file names and flags in UTF-8)",
+                bad.to_string_lossy()
+            ));
+            std::process::exit(1);
+        }
+    };
     let code = match std::panic::catch_unwind(|| run(&args)) {
         Ok(Ok(())) => 0,
         Ok(Err(e)) => {

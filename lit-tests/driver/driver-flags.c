@@ -13,6 +13,15 @@
 // RUN: not %accc 2>&1 | FileCheck %s --check-prefix=NOINPUT
 // NOINPUT: accc: error: no input files
 //
+// -### prints the commands and runs none: no output appears.
+// RUN: rm -f %t.dry && %accc -### -O2 %s -o %t.dry 2>&1 | FileCheck %s --check-prefix=DRY
+// RUN: not test -e %t.dry
+// DRY: clang{{[-0-9]*}} -E {{.*}}driver-flags.c -o {{.*}}.i
+// DRY-NEXT: clang{{[-0-9]*}} -fsyntax-only {{.*}}driver-flags.c
+// DRY-NEXT: accc: {{.*}}driver-flags.c: OpenACC directives would be rewritten into {{.*}}.acc.i
+// DRY-NEXT: clang{{[-0-9]*}} -x cpp-output -c -O2 {{.*}}-fpass-plugin={{.*}}.acc.i -o {{.*}}.o
+// DRY-NEXT: clang{{[-0-9]*}} {{.*}}.o -o {{.*}}.dry
+//
 // -v prints every command; -D/-I/-std reach validation and preprocessing; -std also the
 // compile; -acc and -gpu=cc80 are accepted.
 // RUN: %accc -v -acc -gpu=cc80 -DSCALE=3 -I%S/Inputs -std=c11 -Wall -O2 -emit-llvm -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=VERBOSE

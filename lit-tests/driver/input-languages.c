@@ -1,12 +1,28 @@
-// Inputs by language: -x c for any name (-x none goes back to extensions), contract IR
+// Inputs by language: -x c for any name (-x none goes back to extensions), preprocessed C
+// (.i, -x cpp-output), contract IR
 // (.ll/.bc, e.g. accc's own -emit-llvm dumps) compiled with the pass, assembly assembled;
 // flags that matter when linking reach the link; -flto is refused. Programs run (host path).
 // RUN: rm -rf %t.dir && mkdir -p %t.dir && cd %t.dir
 //
 // CHECK-LABEL: sum 6
 // RUN: cp %s prog.acc && %accc -O2 -x c prog.acc -x none %S/Inputs/seven.s -o xc && ./xc | FileCheck %s
-// RUN: not %accc -c prog.acc 2>&1 | FileCheck %s --check-prefix=NOTC
-// NOTC: accc: error: 'prog.acc': linker input unused with -c/-S/-E
+// A linker input with -c/-S/-E/-M is left alone with a warning, as clang and GCC do.
+// RUN: %accc -c %s prog.acc -o warn.o 2>&1 | FileCheck %s --check-prefix=NOTC
+// RUN: %accc -E %s prog.acc -o warn.i 2>&1 | FileCheck %s --check-prefix=NOTC
+// RUN: %accc -M %s prog.acc 2>&1 | FileCheck %s --check-prefix=NOTC
+// NOTC: accc: warning: 'prog.acc': linker input unused (nothing is linked with -c, -S, -E or -M)
+//
+// Preprocessed C (.i, or -x cpp-output), as ccache hands it over after `accc -E`: rewritten
+// and offloaded, not preprocessed again. A header alone is refused.
+// RUN: %accc -E %s -o pre.i && %accc -O2 -c pre.i -o pre.o && llvm-nm pre.o | FileCheck %s --check-prefix=OFFLOADED
+// RUN: %accc -O2 pre.o %S/Inputs/seven.s -o pre && ./pre | FileCheck %s
+// RUN: cp pre.i pre.txt && %accc -O2 -x cpp-output pre.txt -x none %S/Inputs/seven.s -o pretxt && ./pretxt | FileCheck %s
+// RUN: echo 'int seven(void);' > seven.h && not %accc -c seven.h 2>&1 | FileCheck %s --check-prefix=HEADER
+// HEADER: accc: error: 'seven.h': a header is not compiled on its own (accc makes no precompiled headers; -x c compiles it as C)
+//
+// A file name that is not UTF-8 is refused by name, not turned into another one.
+// RUN: cp %s "$(printf 'caf\351.c')" && not %accc -c "$(printf 'caf\351.c')" 2>&1 | FileCheck %s --check-prefix=UTF8
+// UTF8: accc: error: argument 'caf{{.*}}.c' is not valid UTF-8 (accc takes file names and flags in UTF-8)
 //
 // IR in, offloaded object out: no marker is left, the launch is there.
 // RUN: %accc -O2 -emit-llvm -S %s -o prog.ll && %accc -O2 -c prog.ll -o ll.o
