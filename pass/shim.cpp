@@ -12,6 +12,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h" // moved from llvm/Passes/ in LLVM 22
 #include "llvm-c/Core.h"
+#include <dlfcn.h>
 #include <string>
 
 // Implemented in Rust. Returns 0: unchanged, 1: changed, 2: errors were reported.
@@ -88,6 +89,15 @@ bool parseName(StringRef Name, StringRef Base, std::string &Opts) {
 }
 
 } // namespace
+
+// The path this plugin was loaded from, for the "reproduce with" line of an internal error
+// (empty if the loader cannot tell).
+extern "C" const char *acc_plugin_path() {
+  Dl_info Info;
+  if (dladdr(reinterpret_cast<void *>(&acc_plugin_path), &Info) && Info.dli_fname)
+    return Info.dli_fname;
+  return "";
+}
 
 // Exported as `llvmGetPassPluginInfo` by pass/src/lib.rs: a Rust cdylib only exports Rust
 // symbols, so the entry point opt looks for is defined there and forwards here.

@@ -58,17 +58,41 @@ impl fmt::Display for AccError {
             AccError::User { loc, msg } => write!(f, "{loc}: error: {msg}"),
             AccError::Unsupported { loc, what } => write!(f, "{loc}: error: OpenACC {what} is not supported yet"),
             AccError::Usage { msg } => write!(f, "error: acc-offload: {msg}"),
-            AccError::Internal { msg } => write!(
-                f,
-                "error: internal compiler error in acc-offload (this is a bug in accc, please report it): {msg}\n\
-                 note: reproduce with: accc -emit-llvm -S <file.c> -o t.ll && \
-                 opt-22 -load-pass-plugin=target/release/libacc_pass.so -passes=acc-offload t.ll -S -o /dev/null"
-            ),
+            AccError::Internal { msg } => {
+                let (plugin, options) = reproduce_context();
+                write!(
+                    f,
+                    "error: internal compiler error in acc-offload (this is a bug in accc, please report it): {msg}\n\
+                     note: reproduce with: accc <the same flags> -emit-llvm -S <file.c> -o t.ll && \
+                     opt-22 -load-pass-plugin={plugin} -passes='acc-offload<{options}>' t.ll -S -o /dev/null"
+                )
+            }
         }
     }
 }
 
 pub type Result<T> = std::result::Result<T, AccError>;
+
+/// What an internal error's "reproduce with" line names: the plugin's path and the pass
+/// options in effect (which, inside clang, came from `ACC_OFFLOAD_OPTIONS`).
+static REPRODUCE: std::sync::Mutex<(String, String)> = std::sync::Mutex::new((String::new(), String::new()));
+
+/// Records where the plugin was loaded from (pass/src/lib.rs, on every entry).
+pub fn set_reproduce_plugin(path: &str) {
+    REPRODUCE.lock().unwrap_or_else(|e| e.into_inner()).0 = path.to_string();
+}
+
+/// Records the options of the running pass (`Options::as_params`).
+pub fn set_reproduce_options(params: &str) {
+    REPRODUCE.lock().unwrap_or_else(|e| e.into_inner()).1 = params.to_string();
+}
+
+fn reproduce_context() -> (String, String) {
+    let (plugin, options) = REPRODUCE.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let plugin = if plugin.is_empty() { "<accc's lib directory>/libacc_pass.so".to_string() } else { plugin };
+    let options = if options.is_empty() { "gpu-arch=sm_90".to_string() } else { options };
+    (plugin, options)
+}
 
 /// A diagnostic that does not stop the compile (`file:line:col: warning: ...`).
 #[derive(Clone, Debug, PartialEq, Eq)]

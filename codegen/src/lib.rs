@@ -76,6 +76,7 @@ pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool
 
 fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
     let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
+    error::set_reproduce_options(&opts.as_params());
     // Run as `clang -fpass-plugin` without `-fno-discard-value-names` (accc passes it), the
     // context drops names; the blocks and private slots this pass creates need theirs.
     m.context().set_discard_value_names(false);

@@ -53,6 +53,22 @@ impl Options {
         Ok(o)
     }
 
+    /// The options as `acc-offload<...>` parameters that give this pass run again (without
+    /// save-temps and the default CUDA directory).
+    pub fn as_params(&self) -> String {
+        let mut p = vec![format!("gpu-arch={}", self.gpu_archs.join("+"))];
+        if self.opt_level != Options::default().opt_level {
+            p.push(format!("opt={}", self.opt_level));
+        }
+        if self.cuda_dir != default_cuda_dir() {
+            p.push(format!("cuda-dir={}", self.cuda_dir.display()));
+        }
+        if !self.sync {
+            p.push("no-sync".into());
+        }
+        p.join(";")
+    }
+
     pub fn apply(&mut self, text: &str) -> Result<(), String> {
         for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once('=').unwrap_or((item, ""));
@@ -71,11 +87,13 @@ impl Options {
     }
 }
 
-/// Accepts a comma-separated list of `sm_90`, `sm_90a`, ... (or `cc90`, `cc90a` as NVHPC
-/// spells them), each one that ptx::ARCHS lists; duplicates are dropped.
+/// Accepts a list of `sm_90`, `sm_90a`, ... (or `cc90`, `cc90a` as NVHPC spells them),
+/// separated by `,` or `+` (`+` inside `opt -passes='acc-offload<gpu-arch=sm_80+sm_90>'`,
+/// whose parser splits pipelines at commas), each one that ptx::ARCHS lists; duplicates
+/// are dropped.
 pub fn parse_archs(v: &str) -> Result<Vec<String>, String> {
     let mut out: Vec<String> = Vec::new();
-    for item in v.split(',').map(str::trim) {
+    for item in v.split([',', '+']).map(str::trim) {
         let arch = parse_arch(item)?;
         if !out.contains(&arch) {
             out.push(arch);
@@ -102,6 +120,16 @@ pub fn parse_arch(v: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[test]
+    fn params_round_trip() {
+        let mut o = Options::default();
+        o.apply("gpu-arch=sm_80,sm_90a;opt=1;no-sync;save-temps=/tmp/x").unwrap();
+        assert_eq!(o.as_params(), "gpu-arch=sm_80+sm_90a;opt=1;no-sync");
+        let mut again = Options::default();
+        again.apply(&o.as_params()).unwrap();
+        assert_eq!(again, Options { save_temps: None, ..o });
+        assert_eq!(Options::default().as_params(), "gpu-arch=sm_90");
+    }
     #[test]
     fn parses_params() {
         let mut o = Options::default();

@@ -28,6 +28,16 @@
 // HOST-NOT: call void @__acc_begin
 // HOST: call {{.*}}@__accrt_launch(
 // HOST-NOT: call void @__acc_begin
+//
+// The hint itself names this plugin and the options in effect, in a form opt takes: an
+// internal error is forced with a ptxas that fails, and the command printed is run.
+// RUN: not env ACCC_PTXAS=/bin/false %accc -O2 -gpu=cc80,cc90 -c %s -o bad.o 2> ice.txt
+// RUN: FileCheck %s --check-prefix=ICE < ice.txt
+// ICE: error: internal compiler error in acc-offload (this is a bug in accc, please report it): ptxas failed
+// ICE: note: reproduce with: accc <the same flags> -emit-llvm -S <file.c> -o t.ll && opt-22 -load-pass-plugin={{.*}}libacc_pass.so -passes='acc-offload<gpu-arch=sm_80+sm_90>' t.ll -S -o /dev/null
+// RUN: sed -n "s/.*&& \(opt-22 .*\)/\1/p" ice.txt | sed "s/t\.ll/o2.ll/" > reproduce.sh
+// RUN: not env ACCC_PTXAS=/bin/false sh reproduce.sh 2>&1 | FileCheck %s --check-prefix=AGAIN
+// AGAIN: ptxas failed on the generated PTX
 
 void twice(float *v, int n) {
 #pragma acc parallel loop copy(v[0:n])

@@ -19,6 +19,8 @@ pub struct PassPluginLibraryInfo {
 extern "C" {
     /// Defined in shim.cpp.
     fn acc_pass_plugin_info() -> PassPluginLibraryInfo;
+    /// Defined in shim.cpp: where this library was loaded from ("" if unknown).
+    fn acc_plugin_path() -> *const c_char;
 }
 
 /// The entry point `opt -load-pass-plugin` and `clang -fpass-plugin` look up.
@@ -60,6 +62,10 @@ pub unsafe extern "C" fn acc_offload_finish(module: LLVMModuleRef) -> c_int {
 /// Runs `work`, printing its errors (a panic included) in the user's format.
 fn report(work: impl FnOnce() -> Result<bool, Vec<AccError>> + std::panic::UnwindSafe) -> c_int {
     acc_codegen::silence_panic_output();
+    // SAFETY: returns a NUL-terminated string owned by the dynamic loader (or a literal),
+    // valid while the plugin stays loaded, which outlasts this call.
+    let plugin = unsafe { CStr::from_ptr(acc_plugin_path()) }.to_string_lossy().into_owned();
+    acc_codegen::error::set_reproduce_plugin(&plugin);
     match std::panic::catch_unwind(work) {
         Ok(Ok(changed)) => changed as c_int,
         Ok(Err(errors)) => {
