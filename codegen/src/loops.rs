@@ -2,18 +2,46 @@
 //! count.
 //!
 //! Expects: a function in SSA form (after `sroa`) with the directive's `__acc_begin`/
-//! `__acc_end` markers still in place. Produces: a `CountedLoop` (header, latch, preheader,
-//! induction phi, init/step/bound and the continue predicate) and, on request, i64 IR that
-//! computes the trip count in the preheader. The IV may be narrower than `int` (C compares
-//! and steps `short`/`char` IVs promoted to `int`); a subtracted run-time step and a bound
-//! computed in the header are computed in the preheader. Does not change the loop itself
-//! (partition.rs does).
+//! `__acc_end` markers still in place. Two steps, called in order:
+//! - `analyse` is a pure analysis: it changes nothing and produces a `LoopShape` (header,
+//!   latch, preheader, induction phi, init, how the IV steps, the bound as the condition
+//!   computes it, and the continue predicate). The IV may be narrower than `int` (C compares
+//!   and steps `short`/`char` IVs promoted to `int`).
+//! - `hoist_trip_inputs` makes what the trip count needs available before the loop and
+//!   produces a `CountedLoop`: it adds to the preheader the negated step of `i -= s` (a
+//!   run-time `s`) and a copy of a bound computed in the header; it changes nothing else.
+//!
+//! `emit_trip_count` then emits i64 IR that computes the trip count in the preheader
+//! (`trip_count` is its reference on plain integers). The loop itself is rewritten by
+//! partition.rs.
 
 use crate::cfg::{tree_dominates, FunctionCfg, NaturalLoop};
 use crate::error::{AccError, Loc, Result};
-use crate::ir::{Block, Builder, Context, IntPred, Opcode, Value};
+use crate::ir::{clone_instruction, insert_before, Block, Builder, Context, IntPred, Opcode, Value};
 use std::collections::HashSet;
 
+/// A countable loop as `analyse` finds it, the IR unchanged. The fields mean what
+/// `CountedLoop`'s do, except `step` and `bound`, which describe what the loop computes.
+#[derive(Clone, Debug)]
+pub struct LoopShape {
+    pub header: Block,
+    pub latch: Block,
+    pub preheader: Block,
+    pub exit: Block,
+    pub body_succ: u32,
+    pub blocks: HashSet<Block>,
+    pub iv: Value,
+    pub init: Value,
+    /// How the IV steps: by a loop-invariant amount, added or subtracted.
+    pub step: StepOf,
+    /// The value the condition compares the IV with: loop-invariant, or computed in the
+    /// header from loop-invariant values (`hoist_trip_inputs` copies it to the preheader).
+    pub bound: Value,
+    pub pred: IntPred,
+    pub cmp_cast: Option<Opcode>,
+}
+
+/// A countable loop whose trip count can be computed in its preheader.
 #[derive(Clone, Debug)]
 pub struct CountedLoop {
     pub header: Block,
@@ -26,7 +54,9 @@ pub struct CountedLoop {
     pub blocks: HashSet<Block>,
     pub iv: Value,
     pub init: Value,
+    /// The signed amount added to the IV per iteration, available in the preheader.
     pub step: Value,
+    /// The value the IV is compared with, available in the preheader.
     pub bound: Value,
     /// Predicate under which the loop continues, with the IV on the left.
     pub pred: IntPred,
@@ -59,8 +89,9 @@ pub fn find_bound_loop(cfg: &FunctionCfg, begin: Value, end: Value, loc: &Loc) -
     Err(AccError::user(loc, "an OpenACC 'loop' directive must be followed by a for loop"))
 }
 
-/// Analyses `l` as a countable loop.
-pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedLoop> {
+/// Analyses `l` as a countable loop. Changes nothing: what the trip count needs before the
+/// loop is added by `hoist_trip_inputs`.
+pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<LoopShape> {
     let not_countable = |why: &str| AccError::user(loc, format!("the loop after this OpenACC directive is not a countable loop: {why}"));
     let header = cfg.blocks[l.header];
     let blocks: HashSet<Block> = l.body.iter().map(|&i| cfg.blocks[i]).collect();
@@ -91,7 +122,7 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedL
     }
     let (a, b) = (cmp.operand(0), cmp.operand(1));
     let mut pred = cmp.icmp_predicate();
-    let ((iv_side, cmp_cast), bound) = if let Some(phi) = iv_phi(a, header) {
+    let ((iv, cmp_cast), bound) = if let Some(phi) = iv_phi(a, header) {
         (phi, b)
     } else if let Some(phi) = iv_phi(b, header) {
         pred = swap(pred);
@@ -102,7 +133,6 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedL
     if body_succ == 1 {
         pred = invert(pred);
     }
-    let iv = iv_side;
     let (mut init, mut next) = (None, None);
     for (v, blk) in iv.incoming() {
         if blk == preheader {
@@ -114,22 +144,36 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<CountedL
     let (Some(init), Some(next)) = (init, next) else {
         return Err(not_countable("the induction variable is not initialised before the loop"));
     };
-    let Some(StepOf { amount, negated }) = step_of(next, iv) else {
+    let Some(step) = step_of(next, iv) else {
         return Err(not_countable("the induction variable is not stepped by a constant or loop-invariant amount"));
     };
-    if !invariant(amount, &blocks) {
+    if !invariant(step.amount, &blocks) {
         return Err(not_countable("the step changes inside the loop"));
     }
-    // `i -= s`: the step is -s, computed once before the loop (s is invariant).
+    if !computable_before_loop(bound, header, &blocks) {
+        return Err(not_countable("the bound changes inside the loop"));
+    }
+    Ok(LoopShape { header, latch, preheader, exit, body_succ, blocks, iv, init, step, bound, pred, cmp_cast })
+}
+
+/// The rewriting half of recognising a loop: adds to the preheader what the trip count
+/// needs and the loop does not compute there. `i -= s`: the step is -s, computed once
+/// before the loop (s is invariant); a bound computed in the header is copied, since
+/// OpenACC evaluates the trip count once, before the loop.
+pub fn hoist_trip_inputs(l: LoopShape) -> CountedLoop {
+    let before = l.preheader.terminator().expect("preheader has a terminator");
+    let ctx = l.header.parent().parent_module().context();
+    let StepOf { amount, negated } = l.step;
     let step = if negated {
-        let b = next.parent_function().parent_module().context().builder();
-        b.position_before(preheader.terminator().expect("preheader has a terminator"));
+        let b = ctx.builder();
+        b.position_before(before);
         b.sub(amount.ty().const_int(0), amount)
     } else {
         amount
     };
-    let bound = hoist_if_needed(bound, header, preheader, &blocks).ok_or_else(|| not_countable("the bound changes inside the loop"))?;
-    Ok(CountedLoop { header, latch, preheader, exit, body_succ, blocks, iv, init, step, bound, pred, cmp_cast })
+    let bound = copy_before_loop(l.bound, &l.blocks, before, ctx);
+    let LoopShape { header, latch, preheader, exit, body_succ, blocks, iv, init, pred, cmp_cast, .. } = l;
+    CountedLoop { header, latch, preheader, exit, body_succ, blocks, iv, init, step, bound, pred, cmp_cast }
 }
 
 /// `v` is the header phi itself or a cast of it; returns the phi and the cast.
@@ -141,12 +185,12 @@ fn iv_phi(v: Value, header: Block) -> Option<(Value, Option<Opcode>)> {
     (v.is_phi() && v.parent_block() == header).then_some((v, cast))
 }
 
-/// How the IV's next value `next` follows from the IV: `iv + amount`, or `iv - amount`
+/// How the IV's next value follows from the IV: `iv + amount`, or `iv - amount`
 /// (`negated`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct StepOf {
-    amount: Value,
-    negated: bool,
+pub struct StepOf {
+    pub amount: Value,
+    pub negated: bool,
 }
 
 /// Recognises `iv + s`, `s + iv` and `iv - s`, also in the form C gives `short`/`char`
@@ -174,31 +218,43 @@ fn invariant(v: Value, blocks: &HashSet<Block>) -> bool {
     !v.is_instruction() || !blocks.contains(&v.parent_block())
 }
 
-/// A bound computed inside the header from invariant values (e.g. `i < s->n`) is copied
-/// into the preheader; OpenACC evaluates the trip count once, before the loop.
-fn hoist_if_needed(v: Value, header: Block, preheader: Block, blocks: &HashSet<Block>) -> Option<Value> {
+/// Whether `v` is invariant in the loop or computed in its header, from invariant values,
+/// by instructions that `copy_before_loop` may recompute before the loop (e.g. `i < s->n`).
+fn computable_before_loop(v: Value, header: Block, blocks: &HashSet<Block>) -> bool {
     if invariant(v, blocks) {
-        return Some(v);
+        return true;
     }
-    if v.parent_block() != header || v.is_phi() {
-        return None;
+    v.parent_block() == header
+        && !v.is_phi()
+        && v.opcode().is_some_and(recomputable)
+        && v.operands().into_iter().all(|o| computable_before_loop(o, header, blocks))
+}
+
+/// Instructions whose value only depends on their operands (for loads: on memory the
+/// loop's condition does not change): the same when recomputed before the loop.
+fn recomputable(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(
+        op,
+        LLVMLoad | LLVMGetElementPtr | LLVMSExt | LLVMZExt | LLVMTrunc | LLVMAdd | LLVMSub | LLVMMul | LLVMSDiv
+            | LLVMUDiv | LLVMSRem | LLVMURem | LLVMAnd | LLVMOr | LLVMXor | LLVMShl | LLVMLShr | LLVMAShr
+    )
+}
+
+/// `v` where it is available before the loop: itself if invariant, else (checked by
+/// `computable_before_loop`) a copy of its computation inserted before `before`, the
+/// preheader's terminator.
+fn copy_before_loop(v: Value, blocks: &HashSet<Block>, before: Value, ctx: Context) -> Value {
+    if invariant(v, blocks) {
+        return v;
     }
-    match v.opcode() {
-        Some(Opcode::LLVMLoad | Opcode::LLVMGetElementPtr | Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc
-        | Opcode::LLVMAdd | Opcode::LLVMSub | Opcode::LLVMMul | Opcode::LLVMSDiv | Opcode::LLVMUDiv | Opcode::LLVMSRem
-        | Opcode::LLVMURem | Opcode::LLVMAnd | Opcode::LLVMOr | Opcode::LLVMXor | Opcode::LLVMShl
-        | Opcode::LLVMLShr | Opcode::LLVMAShr) => {}
-        _ => return None,
-    }
-    let ops: Option<Vec<Value>> = v.operands().into_iter().map(|o| hoist_if_needed(o, header, preheader, blocks)).collect();
-    let ops = ops?;
-    let copy = crate::ir::clone_instruction(v);
+    let ops: Vec<Value> = v.operands().into_iter().map(|o| copy_before_loop(o, blocks, before, ctx)).collect();
+    let copy = clone_instruction(v);
     for (k, o) in ops.into_iter().enumerate() {
         copy.set_operand(k as u32, o);
     }
-    let ctx = v.parent_function().parent_module().context();
-    crate::ir::insert_before(copy, preheader.terminator()?, ctx);
-    Some(copy)
+    insert_before(copy, before, ctx);
+    copy
 }
 
 fn swap(p: IntPred) -> IntPred {
@@ -342,6 +398,166 @@ pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::{Module, OwnedContext};
+    use std::collections::BTreeMap;
+
+    /// Loops in the shapes C gives them after sroa: a subtracted run-time step, a bound
+    /// loaded in the header with the body on the false edge, a `short` IV compared and
+    /// stepped in `int`, an `unsigned char` IV on the right of the comparison, and a
+    /// `collapse(2)` nest whose inner bound is computed in the inner header.
+    const SHAPES: &str = r#"
+define void @down(i32 %hi, i32 %lo, i32 %s, ptr %a) {
+entry:
+  br label %cond
+cond:
+  %i = phi i32 [ %hi, %entry ], [ %next, %body ]
+  %c = icmp sgt i32 %i, %lo
+  br i1 %c, label %body, label %end
+body:
+  %idx = sext i32 %i to i64
+  %p = getelementptr inbounds i32, ptr %a, i64 %idx
+  store i32 0, ptr %p
+  %next = sub nsw i32 %i, %s
+  br label %cond
+end:
+  ret void
+}
+
+define void @loaded_bound(ptr %s) {
+entry:
+  br label %cond
+cond:
+  %i = phi i32 [ 0, %entry ], [ %next, %body ]
+  %np = getelementptr inbounds i8, ptr %s, i64 4
+  %n = load i32, ptr %np
+  %last = add nsw i32 %n, -1
+  %done = icmp sge i32 %i, %last
+  br i1 %done, label %end, label %body
+body:
+  %next = add nsw i32 %i, 2
+  br label %cond
+end:
+  ret void
+}
+
+define void @shorts(i16 %init, i32 %n) {
+entry:
+  br label %cond
+cond:
+  %i = phi i16 [ %init, %entry ], [ %next, %body ]
+  %wide = sext i16 %i to i32
+  %c = icmp sle i32 %wide, %n
+  br i1 %c, label %body, label %end
+body:
+  %w = sext i16 %i to i32
+  %sum = add nsw i32 %w, 3
+  %next = trunc i32 %sum to i16
+  br label %cond
+end:
+  ret void
+}
+
+define void @uchars(i32 %n) {
+entry:
+  br label %cond
+cond:
+  %c = phi i8 [ 0, %entry ], [ %next, %body ]
+  %cz = zext i8 %c to i32
+  %t = icmp sgt i32 %n, %cz
+  br i1 %t, label %body, label %end
+body:
+  %next = add i8 %c, 1
+  br label %cond
+end:
+  ret void
+}
+
+define void @nest(i64 %n, i32 %m) {
+entry:
+  br label %outer
+outer:
+  %i = phi i64 [ 0, %entry ], [ %inext, %outer.latch ]
+  %more = icmp ne i64 %i, %n
+  br i1 %more, label %inner.pre, label %end
+inner.pre:
+  br label %inner
+inner:
+  %j = phi i32 [ 0, %inner.pre ], [ %jnext, %inner.body ]
+  %mm = sub nsw i32 %m, 1
+  %jmore = icmp slt i32 %j, %mm
+  br i1 %jmore, label %inner.body, label %outer.latch
+inner.body:
+  %jnext = add nsw i32 %j, 1
+  br label %inner
+outer.latch:
+  %inext = add nsw i64 1, %i
+  br label %outer
+end:
+  ret void
+}
+"#;
+
+    /// Every loop of `SHAPES` (function, header block), in the order of the text.
+    const LOOPS: [(&str, &str); 6] =
+        [("down", "cond"), ("loaded_bound", "cond"), ("shorts", "cond"), ("uchars", "cond"), ("nest", "outer"), ("nest", "inner")];
+
+    fn shape_of(m: Module, func: &str, header: &str) -> LoopShape {
+        let cfg = FunctionCfg::new(m.function(func).expect("function in SHAPES"));
+        let l = cfg.loops().into_iter().find(|l| cfg.blocks[l.header].name() == header).expect("loop in SHAPES");
+        analyse(&cfg, &l, &Loc::default()).expect("countable")
+    }
+
+    #[test]
+    fn analysis_changes_nothing() {
+        let owned = OwnedContext::new();
+        let m = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let before = m.print_to_string();
+        let shapes: Vec<LoopShape> = LOOPS.iter().map(|(f, h)| shape_of(m, f, h)).collect();
+        assert_eq!(m.print_to_string(), before);
+        // What it found, for the shapes that need a rewrite before the trip count.
+        let arg = |f: &str, k: usize| m.function(f).expect("function").params()[k];
+        assert_eq!(shapes[0].step, StepOf { amount: arg("down", 2), negated: true });
+        assert_eq!(shapes[0].pred, IntPred::LLVMIntSGT);
+        assert_eq!(shapes[1].bound.parent_block(), shapes[1].header, "bound computed in the header");
+        assert_eq!(shapes[1].pred, IntPred::LLVMIntSLT, "body on the false edge of `i >= last`");
+        assert_eq!((shapes[2].pred, shapes[2].cmp_cast), (IntPred::LLVMIntSLE, Some(Opcode::LLVMSExt)));
+        assert_eq!(shapes[2].step.amount.const_int_value(), Some(3));
+        assert_eq!((shapes[3].pred, shapes[3].cmp_cast), (IntPred::LLVMIntSLT, Some(Opcode::LLVMZExt)), "IV on the right");
+        assert_eq!((shapes[4].pred, shapes[4].step.amount.const_int_value()), (IntPred::LLVMIntNE, Some(1)));
+        assert_eq!(shapes[5].bound.parent_block(), shapes[5].header);
+    }
+
+    /// Instructions per block, by function and block name.
+    fn block_sizes(m: Module) -> BTreeMap<(String, String), usize> {
+        let blocks = m.functions().into_iter().flat_map(|f| f.blocks().into_iter().map(move |b| (f, b)));
+        blocks.map(|(f, b)| ((f.name(), b.name()), b.instructions().len())).collect()
+    }
+
+    #[test]
+    fn hoisting_adds_to_preheaders_only() {
+        let owned = OwnedContext::new();
+        let m = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let shapes: Vec<LoopShape> = LOOPS.iter().map(|(f, h)| shape_of(m, f, h)).collect();
+        let before = block_sizes(m);
+        let counted: Vec<CountedLoop> = shapes.into_iter().map(hoist_trip_inputs).collect();
+        m.verify().expect("valid IR after hoisting");
+        let in_preheader = |l: &CountedLoop, v: Value| v.is_instruction() && v.parent_block() == l.preheader;
+        // `i -= s`: the step is `0 - s`, before the loop.
+        assert!(in_preheader(&counted[0], counted[0].step));
+        assert_eq!(counted[0].step.opcode(), Some(Opcode::LLVMSub));
+        // The header's `gep`, `load`, `add` chain is copied before the loop.
+        assert!(in_preheader(&counted[1], counted[1].bound));
+        assert!(in_preheader(&counted[1], counted[1].bound.operand(0)), "the load is copied too");
+        assert!(in_preheader(&counted[5], counted[5].bound));
+        // Invariant steps and bounds are used as they are.
+        assert_eq!(counted[2].step.const_int_value(), Some(3));
+        assert!(!counted[3].bound.is_instruction());
+        // Only those preheaders grew (the nest's inner one lies in the outer loop).
+        let mut grown = block_sizes(m);
+        grown.retain(|k, n| before[k] != *n);
+        let grown: Vec<(&str, &str, usize)> = grown.iter().map(|((f, b), n)| (f.as_str(), b.as_str(), n - before[&(f.clone(), b.clone())])).collect();
+        assert_eq!(grown, [("down", "entry", 1), ("loaded_bound", "entry", 3), ("nest", "inner.pre", 1)]);
+    }
 
     #[test]
     fn trip_counts() {

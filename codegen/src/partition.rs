@@ -16,7 +16,7 @@ use crate::cfg::FunctionCfg;
 use crate::error::{AccError, Loc, Result};
 use crate::ir::{clone_instruction, insert_before, prune_phi, Block, Builder, Context, IntPred, Module, Opcode, Value};
 use std::collections::{HashMap, HashSet};
-use crate::loops::{analyse, emit_trip_count, find_bound_loop, CountedLoop};
+use crate::loops::{analyse, emit_trip_count, find_bound_loop, hoist_trip_inputs, CountedLoop, LoopShape};
 use crate::mapping::Levels;
 
 /// One loop directive of a kernel with its decided schedule.
@@ -42,12 +42,8 @@ pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<
             continue;
         }
         let cfg = FunctionCfg::new(kernel);
-        let outer = find_bound_loop(&cfg, p.begin, p.end, &p.loc)?;
-        let mut nest = vec![analyse(&cfg, &outer, &p.loc)?];
-        for _ in 1..p.collapse {
-            let inner = inner_loop(&cfg, nest.last().expect("non-empty"), &p.loc)?;
-            nest.push(analyse(&cfg, &inner, &p.loc)?);
-        }
+        let shapes = recognise_nest(&cfg, p)?;
+        let mut nest: Vec<CountedLoop> = shapes.into_iter().map(hoist_trip_inputs).collect();
         let (outer_blocks, outer_pre) = (nest[0].blocks.clone(), nest[0].preheader);
         let mut hoisted = HashMap::new();
         for l in &mut nest[1..] {
@@ -66,6 +62,18 @@ pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<
     Ok(Partitioned { gang_trip, headers })
 }
 
+/// The loop `p` binds to and the `collapse - 1` loops nested in it, outermost first, as
+/// they are: the IR is not changed.
+fn recognise_nest(cfg: &FunctionCfg, p: &LoopPlan) -> Result<Vec<LoopShape>> {
+    let outer = find_bound_loop(cfg, p.begin, p.end, &p.loc)?;
+    let mut nest = vec![analyse(cfg, &outer, &p.loc)?];
+    for _ in 1..p.collapse {
+        let inner = inner_loop(cfg, nest.last().expect("non-empty"), &p.loc)?;
+        nest.push(analyse(cfg, &inner, &p.loc)?);
+    }
+    Ok(nest)
+}
+
 pub struct Partitioned {
     /// The i64 trip count of the first gang-partitioned loop and its levels.
     pub gang_trip: Option<(Value, Levels)>,
@@ -80,7 +88,7 @@ pub struct Partitioned {
 /// preheader when it only depends on values that do not vary in the outer loop. Phis
 /// (the outer induction variable or anything carried around the loop) and calls vary:
 /// None, the nest is not rectangular. Loads are copied as the single-loop bound is
-/// (`hoist_if_needed` in loops.rs): OpenACC evaluates the iteration counts before the loop.
+/// (`copy_before_loop` in loops.rs): OpenACC evaluates the iteration counts before the loop.
 fn hoist_invariant(v: Value, outer: &HashSet<Block>, pre: Block, done: &mut HashMap<Value, Value>, depth: u32) -> Option<Value> {
     if !v.is_instruction() || !outer.contains(&v.parent_block()) {
         return Some(v);
@@ -113,7 +121,7 @@ fn is_rematerialisable(op: Opcode) -> bool {
 }
 
 /// The loop directly nested in `outer` (for collapse): the first loop header its body reaches.
-fn inner_loop(cfg: &FunctionCfg, outer: &CountedLoop, loc: &Loc) -> Result<crate::cfg::NaturalLoop> {
+fn inner_loop(cfg: &FunctionCfg, outer: &LoopShape, loc: &Loc) -> Result<crate::cfg::NaturalLoop> {
     let body_entry = outer.header.successors()[outer.body_succ as usize];
     let h = cfg.index[&outer.header];
     cfg.loops()
