@@ -11,13 +11,14 @@
 //!   produces a `CountedLoop`: it adds to the preheader the negated step of `i -= s` (a
 //!   run-time `s`) and a copy of a bound computed in the header; it changes nothing else.
 //!
-//! `emit_trip_count` then emits i64 IR that computes the trip count in the preheader
-//! (`trip_count` is its reference on plain integers). The loop itself is rewritten by
-//! partition.rs.
+//! `emit_trip_count` then emits i64 IR that computes the trip count in the preheader. The
+//! formula is written once (`trip_formula`, over the arithmetic of `TripArith`): emitted as
+//! IR there, evaluated on plain integers by `trip_count` for the unit tests. The loop
+//! itself is rewritten by partition.rs.
 
 use crate::cfg::{tree_dominates, FunctionCfg, NaturalLoop};
 use crate::error::{AccError, Loc, Result};
-use crate::ir::{clone_instruction, insert_before, Block, Builder, Context, IntPred, Opcode, Value};
+use crate::ir::{clone_instruction, insert_before, Block, Builder, Context, IntPred, Opcode, Type, Value};
 use std::collections::HashSet;
 
 /// A countable loop as `analyse` finds it, the IR unchanged. The fields mean what
@@ -315,33 +316,128 @@ pub fn trip_rule(p: IntPred) -> Option<TripRule> {
     })
 }
 
-/// Reference semantics of `TripRule` on plain integers (what the emitted IR computes).
-pub fn trip_count(rule: TripRule, init: i64, bound: i64, step: i64) -> i64 {
-    match rule {
-        TripRule::Below { inclusive, .. } => {
-            let span = bound - init + inclusive as i64;
-            if span <= 0 || step <= 0 {
-                0
-            } else {
-                (span + step - 1) / step
-            }
-        }
-        TripRule::Above { inclusive, .. } => {
-            let span = init - bound + inclusive as i64;
-            if span <= 0 || step >= 0 {
-                0
-            } else {
-                (span - step - 1) / -step
-            }
-        }
-        TripRule::NotEqual => {
-            if step == 0 {
-                0
-            } else {
-                ((bound - init) / step).max(0)
-            }
+/// The operations the trip-count formula is written in: `trip_formula` is defined once,
+/// over this, and both evaluated on plain integers (`Evaluate`, for `trip_count` and the
+/// unit tests) and emitted as IR (`Emit`, for `emit_trip_count`).
+trait TripArith {
+    type Int: Copy;
+    type Bool: Copy;
+    fn int(&self, v: i64) -> Self::Int;
+    fn add(&self, a: Self::Int, b: Self::Int) -> Self::Int;
+    fn sub(&self, a: Self::Int, b: Self::Int) -> Self::Int;
+    /// Signed division; the formula never divides by zero.
+    fn sdiv(&self, a: Self::Int, b: Self::Int) -> Self::Int;
+    /// Signed `a > b`.
+    fn gt(&self, a: Self::Int, b: Self::Int) -> Self::Bool;
+    fn ne(&self, a: Self::Int, b: Self::Int) -> Self::Bool;
+    fn and(&self, a: Self::Bool, b: Self::Bool) -> Self::Bool;
+    fn select(&self, c: Self::Bool, a: Self::Int, b: Self::Int) -> Self::Int;
+}
+
+/// i64 arithmetic that wraps, as the emitted IR does.
+struct Evaluate;
+
+impl TripArith for Evaluate {
+    type Int = i64;
+    type Bool = bool;
+    fn int(&self, v: i64) -> i64 {
+        v
+    }
+    fn add(&self, a: i64, b: i64) -> i64 {
+        a.wrapping_add(b)
+    }
+    fn sub(&self, a: i64, b: i64) -> i64 {
+        a.wrapping_sub(b)
+    }
+    fn sdiv(&self, a: i64, b: i64) -> i64 {
+        a.wrapping_div(b)
+    }
+    fn gt(&self, a: i64, b: i64) -> bool {
+        a > b
+    }
+    fn ne(&self, a: i64, b: i64) -> bool {
+        a != b
+    }
+    fn and(&self, a: bool, b: bool) -> bool {
+        a && b
+    }
+    fn select(&self, c: bool, a: i64, b: i64) -> i64 {
+        if c {
+            a
+        } else {
+            b
         }
     }
+}
+
+/// i64 IR at the builder's position.
+struct Emit<'a> {
+    b: &'a Builder,
+    i64t: Type,
+}
+
+impl TripArith for Emit<'_> {
+    type Int = Value;
+    type Bool = Value;
+    fn int(&self, v: i64) -> Value {
+        self.i64t.const_int(v as u64)
+    }
+    fn add(&self, a: Value, b: Value) -> Value {
+        self.b.add(a, b)
+    }
+    fn sub(&self, a: Value, b: Value) -> Value {
+        self.b.sub(a, b)
+    }
+    fn sdiv(&self, a: Value, b: Value) -> Value {
+        self.b.sdiv(a, b)
+    }
+    fn gt(&self, a: Value, b: Value) -> Value {
+        self.b.icmp(IntPred::LLVMIntSGT, a, b)
+    }
+    fn ne(&self, a: Value, b: Value) -> Value {
+        self.b.icmp(IntPred::LLVMIntNE, a, b)
+    }
+    fn and(&self, a: Value, b: Value) -> Value {
+        self.b.and(a, b)
+    }
+    fn select(&self, c: Value, a: Value, b: Value) -> Value {
+        self.b.select(c, a, b)
+    }
+}
+
+/// The trip count of a loop from init, bound and step (i64, the step signed), for one
+/// continue predicate: the number of iterations, or 0 when the step does not go towards
+/// the bound. Each division is by a divisor made safe (1 where the real one would divide
+/// by zero, and the quotient then not used): the host re-evaluates this, and x86 traps on
+/// / 0.
+fn trip_formula<A: TripArith>(a: &A, rule: TripRule, init: A::Int, bound: A::Int, step: A::Int) -> A::Int {
+    let (zero, one) = (a.int(0), a.int(1));
+    let inclusive_span = |span: A::Int, inclusive: bool| if inclusive { a.add(span, one) } else { span };
+    // ceil(span / stride) when both are positive, else 0.
+    let ceil_div_if_positive = |span: A::Int, stride: A::Int| {
+        let stride_ok = a.gt(stride, zero);
+        let safe = a.select(stride_ok, stride, one);
+        let t = a.sdiv(a.sub(a.add(span, safe), one), safe);
+        a.select(a.and(a.gt(span, zero), stride_ok), t, zero)
+    };
+    match rule {
+        TripRule::Below { inclusive, .. } => ceil_div_if_positive(inclusive_span(a.sub(bound, init), inclusive), step),
+        TripRule::Above { inclusive, .. } => {
+            let span = inclusive_span(a.sub(init, bound), inclusive);
+            ceil_div_if_positive(span, a.sub(zero, step))
+        }
+        TripRule::NotEqual => {
+            let nonzero = a.ne(step, zero);
+            let safe = a.select(nonzero, step, one);
+            let t = a.sdiv(a.sub(bound, init), safe);
+            a.select(a.and(nonzero, a.gt(t, zero)), t, zero)
+        }
+    }
+}
+
+/// `trip_formula` on plain integers: what the IR `emit_trip_count` emits computes.
+pub fn trip_count(rule: TripRule, init: i64, bound: i64, step: i64) -> i64 {
+    trip_formula(&Evaluate, rule, init, bound, step)
 }
 
 /// Emits i64 IR for the trip count of `l` at the builder's position.
@@ -358,41 +454,7 @@ pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) ->
     };
     let (init, bound) = (ext(init), ext(l.bound));
     let step = b.sext_or_trunc(l.step, i64t);
-    let zero = i64t.const_int(0);
-    let one = i64t.const_int(1);
-    Ok(match rule {
-        TripRule::Below { inclusive, .. } => {
-            let mut span = b.sub(bound, init);
-            if inclusive {
-                span = b.add(span, one);
-            }
-            // Divide by a safe step: the host re-evaluates this, and x86 traps on / 0.
-            let step_ok = b.icmp(IntPred::LLVMIntSGT, step, zero);
-            let safe = b.select(step_ok, step, one);
-            let t = b.sdiv(b.sub(b.add(span, safe), one), safe);
-            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), step_ok);
-            b.select(pos, t, zero)
-        }
-        TripRule::Above { inclusive, .. } => {
-            let mut span = b.sub(init, bound);
-            if inclusive {
-                span = b.add(span, one);
-            }
-            let neg = b.sub(zero, step);
-            let neg_ok = b.icmp(IntPred::LLVMIntSGT, neg, zero);
-            let safe = b.select(neg_ok, neg, one);
-            let t = b.sdiv(b.sub(b.add(span, safe), one), safe);
-            let pos = b.and(b.icmp(IntPred::LLVMIntSGT, span, zero), neg_ok);
-            b.select(pos, t, zero)
-        }
-        TripRule::NotEqual => {
-            let nz = b.icmp(IntPred::LLVMIntNE, step, zero);
-            let safe = b.select(nz, step, one);
-            let t = b.sdiv(b.sub(bound, init), safe);
-            let pos = b.and(nz, b.icmp(IntPred::LLVMIntSGT, t, zero));
-            b.select(pos, t, zero)
-        }
-    })
+    Ok(trip_formula(&Emit { b, i64t }, rule, init, bound, step))
 }
 
 #[cfg(test)]
@@ -566,11 +628,149 @@ end:
         assert_eq!(trip_count(below, 0, 10, 3), 4);
         assert_eq!(trip_count(below, 5, 5, 1), 0);
         assert_eq!(trip_count(below, 7, 2, 1), 0);
+        assert_eq!(trip_count(below, 0, 10, 0), 0, "a zero step does not divide by zero");
+        assert_eq!(trip_count(below, 0, 10, -1), 0, "a step away from the bound");
         assert_eq!(trip_count(TripRule::Below { inclusive: true, signed: true }, 1, 1000003, 1), 1000003);
+        assert_eq!(trip_count(TripRule::Below { inclusive: true, signed: false }, 0, 9, 4), 3);
         let above = TripRule::Above { inclusive: true, signed: true };
         assert_eq!(trip_count(above, 9, 0, -1), 10);
+        assert_eq!(trip_count(above, 9, 0, -4), 3);
+        assert_eq!(trip_count(above, 9, 0, 1), 0, "a step away from the bound");
+        assert_eq!(trip_count(above, 9, 0, 0), 0);
         assert_eq!(trip_count(TripRule::Above { inclusive: false, signed: true }, 10, 0, -3), 4);
         assert_eq!(trip_count(TripRule::NotEqual, 0, 31, 1), 31);
+        assert_eq!(trip_count(TripRule::NotEqual, 10, 0, -2), 5);
+        assert_eq!(trip_count(TripRule::NotEqual, 0, 10, -1), 0, "a step away from the bound");
+        assert_eq!(trip_count(TripRule::NotEqual, 0, 10, 0), 0);
+    }
+
+    use IntPred::*;
+    const PREDICATES: [IntPred; 9] =
+        [LLVMIntSLT, LLVMIntSLE, LLVMIntULT, LLVMIntULE, LLVMIntSGT, LLVMIntSGE, LLVMIntUGT, LLVMIntUGE, LLVMIntNE];
+    const VALUES: [i64; 7] = [-5, -1, 0, 1, 4, 9, 12];
+    const STEPS: [i64; 7] = [-3, -2, -1, 0, 1, 2, 3];
+
+    fn is_unsigned(p: IntPred) -> bool {
+        matches!(p, LLVMIntULT | LLVMIntULE | LLVMIntUGT | LLVMIntUGE)
+    }
+
+    /// How often `for (i = init; i PRED bound; i += step)` runs, `i` taking the values of
+    /// `range` (its C type); None when it runs more than 1000 times or `i` leaves `range`.
+    fn run_loop(pred: IntPred, init: i64, bound: i64, step: i64, range: std::ops::RangeInclusive<i64>) -> Option<i64> {
+        let holds = |i: i64| match pred {
+            LLVMIntSLT | LLVMIntULT => i < bound,
+            LLVMIntSLE | LLVMIntULE => i <= bound,
+            LLVMIntSGT | LLVMIntUGT => i > bound,
+            LLVMIntSGE | LLVMIntUGE => i >= bound,
+            LLVMIntNE => i != bound,
+            LLVMIntEQ => i == bound,
+        };
+        let (mut i, mut n) = (init, 0);
+        while holds(i) {
+            (i, n) = (i + step, n + 1);
+            if n > 1000 || !range.contains(&i) {
+                return None;
+            }
+        }
+        Some(n)
+    }
+
+    /// `v` as C sees an `int` (signed predicates) or `unsigned` (unsigned ones) holding it.
+    fn as_c_int(p: IntPred, v: i64) -> i64 {
+        if is_unsigned(p) {
+            v as u32 as i64
+        } else {
+            v as i32 as i64
+        }
+    }
+
+    #[test]
+    fn trip_count_is_how_often_the_loop_runs() {
+        let mut checked = 0;
+        for p in PREDICATES {
+            let range = if is_unsigned(p) { 0..=u32::MAX as i64 } else { i32::MIN as i64..=i32::MAX as i64 };
+            let rule = trip_rule(p).expect("countable predicate");
+            for (init, bound, step) in VALUES.iter().flat_map(|&i| VALUES.iter().flat_map(move |&b| STEPS.iter().map(move |&s| (i, b, s)))) {
+                let (init, bound) = (as_c_int(p, init), as_c_int(p, bound));
+                if let Some(n) = run_loop(p, init, bound, step, range.clone()) {
+                    assert_eq!(trip_count(rule, init, bound, step), n, "{p:?} init {init} bound {bound} step {step}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "most cases end: {checked}");
+    }
+
+    /// The trip count `emit_trip_count` emits for constant operands, folded to a constant by
+    /// the builder. `init` is an `iv_bits`-wide IV that the condition casts with `cast` to
+    /// the bound's 32 bits; `step` is `step_bits` wide.
+    fn emitted(p: IntPred, init: i64, iv_bits: u32, cast: Option<Opcode>, bound: i64, step: i64, step_bits: u32) -> Result<i64> {
+        let owned = OwnedContext::new();
+        let ctx = owned.context();
+        let m = ctx.parse_ir("define void @f() {\nentry:\n  ret void\n}\n", "scratch.ll").expect("parses");
+        let block = m.function("f").expect("f").entry_block();
+        let b = ctx.builder();
+        b.position_before(block.terminator().expect("ret"));
+        let init = ctx.int(iv_bits).const_int(init as u64);
+        let (bound, step) = (ctx.i32().const_int(bound as u64), ctx.int(step_bits).const_int(step as u64));
+        // `emit_trip_count` reads only the predicate, init, bound, step and cast.
+        let l = CountedLoop {
+            header: block,
+            latch: block,
+            preheader: block,
+            exit: block,
+            body_succ: 0,
+            blocks: HashSet::new(),
+            iv: init,
+            init,
+            step,
+            bound,
+            pred: p,
+            cmp_cast: cast,
+        };
+        let t = emit_trip_count(&b, ctx, &l, &Loc::default())?;
+        assert_eq!(block.instructions().len(), 1, "constant operands fold");
+        Ok(t.const_int_value().expect("a constant i64"))
+    }
+
+    #[test]
+    fn emitted_trip_count_is_the_formula() {
+        for p in PREDICATES {
+            let rule = trip_rule(p).expect("countable predicate");
+            for (init, bound, step) in VALUES.iter().flat_map(|&i| VALUES.iter().flat_map(move |&b| STEPS.iter().map(move |&s| (i, b, s)))) {
+                let want = trip_count(rule, as_c_int(p, init), as_c_int(p, bound), step);
+                assert_eq!(emitted(p, init, 32, None, bound, step, 32).ok(), Some(want), "{p:?} init {init} bound {bound} step {step}");
+            }
+        }
+        assert!(emitted(LLVMIntEQ, 0, 32, None, 0, 1, 32).is_err(), "'==' is not countable");
+    }
+
+    #[test]
+    fn emitted_trip_count_sees_narrow_ivs_as_the_condition_does() {
+        let mut checked = 0;
+        let mut check = |p: IntPred, (init, bound, step): (i64, i64, i64), iv_bits: u32, cast: Opcode, step_bits: u32| {
+            let range = if cast == Opcode::LLVMSExt { -(1 << (iv_bits - 1))..=(1 << (iv_bits - 1)) - 1 } else { 0..=(1 << iv_bits) - 1 };
+            if let Some(n) = run_loop(p, init, bound, step, range) {
+                let got = emitted(p, init, iv_bits, Some(cast), bound, step, step_bits).ok();
+                assert_eq!(got, Some(n), "i{iv_bits} IV, {cast:?}, {p:?} init {init} bound {bound} step {step}");
+                checked += 1;
+            }
+        };
+        // for (short i = init; i PRED n; i += step): sign-extended to int, stepped in int.
+        for p in [LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE, LLVMIntNE] {
+            for case in [(-300, 200, 7), (-4, 10, 2), (9, -4, -1), (0, 30000, 1000), (300, -300, -3)] {
+                check(p, case, 16, Opcode::LLVMSExt, 32);
+            }
+        }
+        // for (unsigned char c = init; c PRED n; c++ / c--): zero-extended (200 is 200, not
+        // -56), stepped in i8.
+        for p in [LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE, LLVMIntNE] {
+            for case in [(200, 250, 1), (0, 255, 1), (250, 200, -1), (255, 0, -1), (200, 0, -1)] {
+                check(p, case, 8, Opcode::LLVMZExt, 8);
+            }
+        }
+        assert!(checked >= 25, "most cases end: {checked}");
+        assert_eq!(emitted(LLVMIntSLT, 200, 8, Some(Opcode::LLVMZExt), 250, 1, 8).ok(), Some(50));
     }
 
     #[test]
