@@ -882,7 +882,7 @@ impl Block {
         // Successor phis that named `self` now come from `new`.
         for succ in new.successors() {
             for phi in succ.instructions().into_iter().take_while(|i| i.is_phi()) {
-                retarget_phi(phi, self, new);
+                rewrite_phi_edges(phi, |blk| Some(if blk == self { new } else { blk }));
             }
         }
         b.position_at_end(self);
@@ -891,8 +891,6 @@ impl Block {
     }
 }
 
-/// Makes every incoming edge of `phi` from `from` come from `to` instead.
-/// PHINode::setIncomingBlock has no C API, so a phi that needs it is rebuilt in place.
 /// Runs `run` with fresh pass-builder options and turns its error into a message.
 fn run_pipeline(run: impl FnOnce(llvm_sys::transforms::pass_builder::LLVMPassBuilderOptionsRef) -> llvm_sys::error::LLVMErrorRef) -> Result<(), String> {
     // SAFETY: the options object lives until after `run` returns; an error object returned
@@ -912,43 +910,24 @@ fn run_pipeline(run: impl FnOnce(llvm_sys::transforms::pass_builder::LLVMPassBui
     }
 }
 
-pub fn retarget_phi(phi: Value, from: Block, to: Block) -> Value {
-    let inc = phi.incoming();
-    if !inc.iter().any(|(_, b)| *b == from) {
+/// Rewrites the incoming edges of `phi`: `edge(b)` is the block that an edge from `b` comes
+/// from now, or None to drop the edge. Returns the phi, which is a new one when its edges
+/// changed: PHINode's setIncomingBlock and removeIncomingValue have no C API, so the phi is
+/// rebuilt in place (same position, type and name).
+pub fn rewrite_phi_edges(phi: Value, edge: impl Fn(Block) -> Option<Block>) -> Value {
+    let old = phi.incoming();
+    let new: Vec<(Value, Block)> = old.iter().filter_map(|&(v, b)| Some((v, edge(b)?))).collect();
+    if new == old {
         return phi;
     }
     let ty = phi.ty();
     // SAFETY: the builder is positioned before the old phi; the old phi is replaced by the new
-    // one (same type, same incoming values) and erased once.
+    // one (same type, incoming values of its type) and erased once.
     unsafe {
         let b = LLVMCreateBuilderInContext(LLVMGetTypeContext(ty.0));
         LLVMPositionBuilderBefore(b, phi.0);
         let newphi = LLVMBuildPhi(b, ty.0, c"".as_ptr());
-        for (v, blk) in &inc {
-            let bb = if *blk == from { to } else { *blk };
-            let mut vs = [v.0];
-            let mut bs = [bb.0];
-            LLVMAddIncoming(newphi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
-        }
-        let name = phi.name();
-        LLVMReplaceAllUsesWith(phi.0, newphi);
-        LLVMInstructionEraseFromParent(phi.0);
-        Value(newphi).set_name(&name);
-        LLVMDisposeBuilder(b);
-        Value(newphi)
-    }
-}
-
-/// Rebuilds `phi` keeping only the incoming edges whose block satisfies `keep`.
-pub fn prune_phi(phi: Value, keep: impl Fn(Block) -> bool) -> Value {
-    let inc: Vec<_> = phi.incoming().into_iter().filter(|(_, b)| keep(*b)).collect();
-    let ty = phi.ty();
-    // SAFETY: as in retarget_phi.
-    unsafe {
-        let b = LLVMCreateBuilderInContext(LLVMGetTypeContext(ty.0));
-        LLVMPositionBuilderBefore(b, phi.0);
-        let newphi = LLVMBuildPhi(b, ty.0, c"".as_ptr());
-        for (v, blk) in &inc {
+        for (v, blk) in &new {
             let mut vs = [v.0];
             let mut bs = [blk.0];
             LLVMAddIncoming(newphi, vs.as_mut_ptr(), bs.as_mut_ptr(), 1);
@@ -1207,3 +1186,46 @@ pub fn const_expr_as_instruction(ce: Value, before: Value) -> Value {
 }
 
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DIAMOND: &str = "define i32 @f(i1 %c) {
+entry:
+  br i1 %c, label %a, label %b
+a:
+  br label %join
+b:
+  br label %join
+join:
+  %x = phi i32 [ 1, %a ], [ 2, %b ]
+  ret i32 %x
+}
+";
+
+    fn edges(phi: Value) -> Vec<(Option<i64>, String)> {
+        phi.incoming().into_iter().map(|(v, b)| (v.const_int_value(), b.name())).collect()
+    }
+
+    #[test]
+    fn phi_edges_are_retargeted_and_dropped() {
+        let owned = OwnedContext::new();
+        let m = owned.context().parse_ir(DIAMOND, "diamond.ll").expect("parses");
+        let f = m.function("f").expect("f");
+        let [_, a, b, join] = f.blocks()[..] else { panic!("four blocks") };
+        let phi = join.first_instruction().expect("phi");
+        assert_eq!(rewrite_phi_edges(phi, Some), phi, "unchanged edges keep the phi");
+        // split_before retargets the edge from a block to its second half.
+        let a2 = a.split_before(owned.context(), a.terminator().expect("br"), "a2");
+        let phi = join.first_instruction().expect("phi");
+        assert_eq!(edges(phi), [(Some(1), "a2".to_string()), (Some(2), "b".to_string())]);
+        m.verify().expect("valid after the split");
+        // `b` no longer reaches `join`: its edge is dropped; the phi keeps its place and name.
+        b.terminator().expect("br").set_successor(0, a2);
+        let phi = rewrite_phi_edges(phi, |blk| (blk != b).then_some(blk));
+        assert_eq!((edges(phi), phi.name()), (vec![(Some(1), "a2".to_string())], "x".to_string()));
+        assert_eq!(join.first_instruction(), Some(phi));
+        m.verify().expect("valid after the edge is dropped");
+    }
+}

@@ -14,7 +14,7 @@
 
 use crate::cfg::FunctionCfg;
 use crate::error::{AccError, Loc, Result};
-use crate::ir::{clone_instruction, insert_before, prune_phi, Block, Builder, Context, IntPred, Module, Opcode, Value};
+use crate::ir::{clone_instruction, insert_before, rewrite_phi_edges, Block, Builder, Context, IntPred, Module, Opcode, Value};
 use std::collections::{HashMap, HashSet};
 use crate::loops::{analyse, emit_trip_count, find_bound_loop, hoist_trip_inputs, CountedLoop, LoopShape};
 use crate::mapping::Levels;
@@ -244,7 +244,7 @@ fn rewrite_nest(m: Module, nest: &[CountedLoop], levels: Levels, loc: &Loc) -> R
         }
         let latch = l.latch;
         for phi in l.header.instructions().into_iter().take_while(|i| i.is_phi()) {
-            prune_phi(phi, |blk| blk != latch);
+            rewrite_phi_edges(phi, |blk| (blk != latch).then_some(blk));
         }
         // The exit block now also comes from the latch: its phis (rare) get the same value.
         for phi in l.exit.instructions().into_iter().take_while(|i| i.is_phi()) {
