@@ -9,9 +9,13 @@
 //! rewriter (which directives and clauses exist, which it lowers, how it writes their
 //! operands) and the pass's contract reader (what each name means, which operands it takes)
 //! both look names up here; other code names them through [`Directive`] and [`Clause`].
+//!
+//! Also [`Loc`], the source position both report errors at.
 
+mod loc;
 mod table;
 
+pub use loc::Loc;
 pub use table::{ALIASES, CLAUSES, DIRECTIVES};
 
 /// An OpenACC directive. Combined constructs and multi-word directives are one each.

@@ -139,7 +139,7 @@ struct Located {
 }
 
 fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: Option<&Original>) -> Located {
-    let at = |off: usize| Loc { file: file.to_string(), line, col: pragma_col + off };
+    let at = |off: usize| Loc::at(file, line, pragma_col + off);
     let fallback = || Located {
         acc: at(d.acc_off),
         name: at(d.name_off),
@@ -153,7 +153,7 @@ fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: O
         // token (the macro use) rather than at a column of the preprocessed text.
         return match o.toks.first() {
             Some(_) => {
-                let l = Loc { file: file.to_string(), line: o.pos[0].0, col: o.pos[0].1 };
+                let l = Loc::at(file, o.pos[0].0, o.pos[0].1);
                 Located {
                     acc: l.clone(),
                     name: l.clone(),
@@ -164,7 +164,7 @@ fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: O
             None => fallback(),
         };
     };
-    let loc = |i: usize| Loc { file: file.to_string(), line: o.pos[i].0, col: o.pos[i].1 };
+    let loc = |i: usize| Loc::at(file, o.pos[i].0, o.pos[i].1);
     let mut out = Located { acc: loc(acc), name: loc(acc + 1), clauses: vec![], items: vec![] };
     let mut from = acc + 2;
     for c in &d.clauses {
@@ -319,7 +319,7 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             Ok(None) => continue,
             Ok(Some(d)) => d,
             Err((off, msg)) => {
-                diags.push(Diag { loc: Loc { file, line, col: t.col + off }, message: msg });
+                diags.push(Diag { loc: Loc::at(&file, line, t.col + off), message: msg });
                 continue;
             }
         };
