@@ -473,6 +473,7 @@ libaccrt-static.a (default: the directory of the accc executable).
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn p(s: &str) -> Result<Options> {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())

@@ -161,6 +161,7 @@ pub fn split_modifier(item: &str) -> (Option<&str>, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn names(d: &Directive) -> Vec<&str> {
         d.clauses.iter().map(|c| c.name.as_str()).collect()
