@@ -8,6 +8,7 @@
 use crate::cfg::FunctionCfg;
 use crate::error::{AccError, Loc, Result};
 use crate::ir::{Module, Value};
+use acc_directives::{self as acc, Operands};
 use std::collections::BTreeMap;
 
 pub const BEGIN: &str = "__acc_begin";
@@ -46,21 +47,24 @@ pub enum DirectiveKind {
 }
 
 impl DirectiveKind {
-    pub fn parse(s: &str) -> Option<DirectiveKind> {
+    /// What the pass makes of directive `d`; `None` for one it does not lower (the table
+    /// marks those unsupported: a unit test checks the two agree).
+    pub fn of(d: acc::Directive) -> Option<DirectiveKind> {
+        use acc::Directive as D;
         use ComputeKind::*;
         use DirectiveKind::*;
-        Some(match s {
-            "parallel" => Compute { kind: Parallel, combined_loop: false },
-            "kernels" => Compute { kind: Kernels, combined_loop: false },
-            "serial" => Compute { kind: Serial, combined_loop: false },
-            "parallel loop" => Compute { kind: Parallel, combined_loop: true },
-            "kernels loop" => Compute { kind: Kernels, combined_loop: true },
-            "serial loop" => Compute { kind: Serial, combined_loop: true },
-            "loop" => Loop,
-            "data" => Data,
-            "enter data" => EnterData,
-            "exit data" => ExitData,
-            "update" => Update,
+        Some(match d {
+            D::Parallel => Compute { kind: Parallel, combined_loop: false },
+            D::Kernels => Compute { kind: Kernels, combined_loop: false },
+            D::Serial => Compute { kind: Serial, combined_loop: false },
+            D::ParallelLoop => Compute { kind: Parallel, combined_loop: true },
+            D::KernelsLoop => Compute { kind: Kernels, combined_loop: true },
+            D::SerialLoop => Compute { kind: Serial, combined_loop: true },
+            D::Loop => Loop,
+            D::Data => Data,
+            D::EnterData => EnterData,
+            D::ExitData => ExitData,
+            D::Update => Update,
             _ => return None,
         })
     }
@@ -71,12 +75,6 @@ impl DirectiveKind {
         matches!(self, DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update)
     }
 }
-
-/// Directives that are OpenACC but not lowered yet.
-const KNOWN_UNSUPPORTED_DIRECTIVES: &[&str] = &[
-    "host_data", "wait", "init", "shutdown", "set", "atomic", "atomic read", "atomic write",
-    "atomic update", "atomic capture", "cache", "routine", "declare",
-];
 
 /// Data movement kinds, numbered as the runtime ABI (docs/runtime-abi.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -256,12 +254,11 @@ fn build_directive(id: u32, p: Pieces, f: Value, cfg: &FunctionCfg) -> Result<Di
     let file = text(2, "file")?;
     let num = |i: u32| begin.call_arg(i).const_int_value().unwrap_or(0).max(0) as u32;
     let loc = Loc { file, line: num(3), col: num(4) };
-    let kind = match DirectiveKind::parse(&name) {
-        Some(k) => k,
-        None if KNOWN_UNSUPPORTED_DIRECTIVES.contains(&name.as_str()) => {
-            return Err(AccError::unsupported(&loc, format!("'{name}'")))
-        }
-        None => return Err(AccError::user(&loc, format!("unknown OpenACC directive '{name}'"))),
+    let Some(spec) = acc::directive(&name) else {
+        return Err(AccError::user(&loc, format!("unknown OpenACC directive '{name}'")));
+    };
+    let Some(kind) = DirectiveKind::of(spec.directive).filter(|_| spec.supported) else {
+        return Err(AccError::unsupported(&loc, format!("'{name}'")));
     };
     let end = p.end.ok_or_else(|| AccError::user(&loc, format!("OpenACC '{name}' (id {id}) has no matching __acc_end")))?;
     if !cfg.dominates_inst(begin, end) {
@@ -275,7 +272,7 @@ fn build_directive(id: u32, p: Pieces, f: Value, cfg: &FunctionCfg) -> Result<Di
         if !cfg.dominates_inst(begin, *c) || !cfg.dominates_inst(*c, end) {
             return Err(malformed(*c, "a clause must lie between its directive's begin and end"));
         }
-        clauses.push(parse_clause(*c, &loc, kind)?);
+        clauses.push(parse_clause(*c, &loc, spec.directive)?);
     }
     Ok(Directive { id, kind, name, loc, clauses, begin, end, clause_calls: p.clauses, function: f })
 }
@@ -289,77 +286,112 @@ fn launch_size(loc: &Loc, clause: &str, v: Value) -> Result<Value> {
     }
 }
 
-fn parse_clause(call: Value, loc: &Loc, dir: DirectiveKind) -> Result<Clause> {
-    let n = call.call_arg_count();
+/// Reads one `__acc_clause` call of directive `on`: the table says what its name means there
+/// and which operands it takes.
+fn parse_clause(call: Value, loc: &Loc, on: acc::Directive) -> Result<Clause> {
     let Some(name) = call.call_arg(1).const_string() else {
         return Err(malformed(call, "the clause name must be a constant string"));
     };
-    let args: Vec<Value> = (2..n).map(|i| call.call_arg(i)).collect();
-    let bad = |shape: &str| malformed(call, &format!("clause '{name}' takes {shape}"));
-    let int = |v: Value| v.ty().is_int() && v.ty().int_width() == 64;
-    let var = |args: &[Value]| -> Result<Var> {
-        if args.len() != 5 || !args[0].ty().is_ptr() || !args[1..4].iter().all(|v| int(*v)) || !args[4].ty().is_ptr() {
-            return Err(bad("(ptr base, i64 lower, i64 length, i64 elem_size, ptr text)"));
-        }
-        Ok(Var {
-            base: args[0],
-            lower: args[1],
-            length: args[2],
-            elem_size: args[3],
-            text: args[4].const_string().unwrap_or_else(|| "?".into()),
-        })
+    let Some(spec) = acc::clause(&name, on) else {
+        return Err(AccError::user(loc, format!("unknown OpenACC clause '{name}'")));
     };
-    let one_int = |args: &[Value]| -> Result<Value> {
-        if args.len() == 1 && int(args[0]) {
-            Ok(args[0])
-        } else {
-            Err(bad("one i64 operand"))
-        }
-    };
-    let none = |c: Clause, args: &[Value]| if args.is_empty() { Ok(c) } else { Err(bad("no operands")) };
-    let data = |k: DataKind| Ok(Clause::Data(k, var(&args)?));
-    match name.as_str() {
-        "copy" => data(DataKind::Copy),
-        "copyin" => data(DataKind::CopyIn),
-        "copyout" => data(DataKind::CopyOut),
-        "create" => data(DataKind::Create),
-        "present" => data(DataKind::Present),
-        "no_create" => data(DataKind::NoCreate),
-        "delete" => data(DataKind::Delete),
-        "deviceptr" => data(DataKind::DevicePtr),
-        "device" => Ok(Clause::Update { to_device: true, var: var(&args)? }),
-        "self" | "host" if dir == DirectiveKind::Update => Ok(Clause::Update { to_device: false, var: var(&args)? }),
-        "private" => Ok(Clause::Private(var(&args)?)),
-        "firstprivate" => Ok(Clause::FirstPrivate(var(&args)?)),
-        "num_gangs" if args.len() > 1 => Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
-        "num_gangs" => Ok(Clause::NumGangs(launch_size(loc, &name, one_int(&args)?)?)),
-        "num_workers" => Ok(Clause::NumWorkers(launch_size(loc, &name, one_int(&args)?)?)),
-        "vector_length" => Ok(Clause::VectorLength(launch_size(loc, &name, one_int(&args)?)?)),
-        "if" => Ok(Clause::If(one_int(&args)?)),
-        "default" => match args.first().and_then(|v| v.const_string()) {
-            Some(s) if (s == "none" || s == "present") && args.len() == 1 => Ok(Clause::Default(s)),
-            _ => Err(bad("one string operand, \"none\" or \"present\"")),
-        },
-        "gang" => none(Clause::Gang, &args),
-        // A size on worker/vector of a loop only matters inside `kernels`; it is not lowered yet.
-        "worker" | "vector" if !args.is_empty() => Err(AccError::unsupported(loc, format!("'{name}' with a size argument"))),
-        "worker" => Ok(Clause::Worker),
-        "vector" => Ok(Clause::Vector),
-        "seq" => none(Clause::Seq, &args),
-        "independent" => none(Clause::Independent, &args),
-        "auto" => none(Clause::Auto, &args),
-        "finalize" => none(Clause::Finalize, &args),
-        "if_present" => none(Clause::IfPresent, &args),
-        "collapse" => match one_int(&args)?.const_int_value() {
-            Some(c) if c >= 1 => Ok(Clause::Collapse(c as u32)),
-            _ => Err(bad("a positive constant")),
-        },
-        "reduction" | "async" | "wait" | "attach" | "detach" | "tile" | "device_type" | "self" | "gang.num"
-        | "gang.dim" | "gang.static" | "use_device" | "bind" | "nohost" | "device_resident" | "link" => {
-            Err(AccError::unsupported(loc, format!("'{name}'")))
-        }
-        _ => Err(AccError::user(loc, format!("unknown OpenACC clause '{name}'"))),
+    if !spec.supported {
+        return Err(AccError::unsupported(loc, format!("'{name}'")));
     }
+    let args: Vec<Value> = (2..call.call_arg_count()).map(|i| call.call_arg(i)).collect();
+    if !has_operands(spec.operands, &args) {
+        return Err(malformed(call, &format!("clause '{name}' takes {}", operands_wanted(spec.operands))));
+    }
+    lower_clause(call, spec.clause, &name, &args, loc)
+}
+
+/// Whether a clause call's operands (after the id and the name) have the table's shape.
+fn has_operands(shape: Operands, args: &[Value]) -> bool {
+    let int = |v: &Value| v.ty().is_int() && v.ty().int_width() == 64;
+    match shape {
+        Operands::None => args.is_empty(),
+        Operands::Var => args.len() == 5 && args[0].ty().is_ptr() && args[1..4].iter().all(int) && args[4].ty().is_ptr(),
+        Operands::Int | Operands::ConstInt | Operands::Condition => args.len() == 1 && int(&args[0]),
+        Operands::OneToThreeInts => (1..=3).contains(&args.len()) && args.iter().all(int),
+        Operands::OptionalInt => args.len() <= 1 && args.iter().all(int),
+        Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
+        // Only clauses the pass rejects before reading their operands have these.
+        Operands::OpAndVar | Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
+    }
+}
+
+/// How the message about a malformed clause call names the operands it should have.
+fn operands_wanted(shape: Operands) -> &'static str {
+    match shape {
+        Operands::None => "no operands",
+        Operands::Var => "(ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
+        Operands::Int | Operands::ConstInt | Operands::Condition => "one i64 operand",
+        Operands::OneToThreeInts => "one to three i64 operands",
+        Operands::OptionalInt => "no operand or one i64 operand",
+        Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
+        Operands::OpAndVar | Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
+            "the operands docs/ir-contract.md gives it"
+        }
+    }
+}
+
+/// The runtime ABI's kind of a data clause.
+fn data_kind(c: acc::Clause) -> Option<DataKind> {
+    use acc::Clause as C;
+    Some(match c {
+        C::Copy => DataKind::Copy,
+        C::CopyIn => DataKind::CopyIn,
+        C::CopyOut => DataKind::CopyOut,
+        C::Create => DataKind::Create,
+        C::Present => DataKind::Present,
+        C::NoCreate => DataKind::NoCreate,
+        C::Delete => DataKind::Delete,
+        C::DevicePtr => DataKind::DevicePtr,
+        _ => return None,
+    })
+}
+
+/// The pass's reading of a supported clause whose operands have the table's shape.
+fn lower_clause(call: Value, clause: acc::Clause, name: &str, args: &[Value], loc: &Loc) -> Result<Clause> {
+    use acc::Clause as C;
+    let var = || Var {
+        base: args[0],
+        lower: args[1],
+        length: args[2],
+        elem_size: args[3],
+        text: args[4].const_string().unwrap_or_else(|| "?".into()),
+    };
+    if let Some(kind) = data_kind(clause) {
+        return Ok(Clause::Data(kind, var()));
+    }
+    Ok(match clause {
+        C::Device => Clause::Update { to_device: true, var: var() },
+        C::Self_ | C::Host => Clause::Update { to_device: false, var: var() },
+        C::Private => Clause::Private(var()),
+        C::FirstPrivate => Clause::FirstPrivate(var()),
+        C::NumGangs if args.len() > 1 => return Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
+        C::NumGangs => Clause::NumGangs(launch_size(loc, name, args[0])?),
+        C::NumWorkers => Clause::NumWorkers(launch_size(loc, name, args[0])?),
+        C::VectorLength => Clause::VectorLength(launch_size(loc, name, args[0])?),
+        C::If => Clause::If(args[0]),
+        C::Default => Clause::Default(args[0].const_string().unwrap_or_default()),
+        C::Gang => Clause::Gang,
+        // A size on worker/vector of a loop only matters inside `kernels`; it is not lowered yet.
+        C::Worker | C::Vector if !args.is_empty() => return Err(AccError::unsupported(loc, format!("'{name}' with a size argument"))),
+        C::Worker => Clause::Worker,
+        C::Vector => Clause::Vector,
+        C::Seq => Clause::Seq,
+        C::Independent => Clause::Independent,
+        C::Auto => Clause::Auto,
+        C::Finalize => Clause::Finalize,
+        C::IfPresent => Clause::IfPresent,
+        C::Collapse => match args[0].const_int_value() {
+            Some(c) if c >= 1 => Clause::Collapse(c as u32),
+            _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
+        },
+        // Marked supported in the table, but the pass has no reading of it: still an error.
+        _ => return Err(AccError::unsupported(loc, format!("'{name}'"))),
+    })
 }
 
 /// Regions nest properly, and compute regions do not nest; loops live inside compute regions.
@@ -411,5 +443,26 @@ pub fn erase_markers(m: Module) {
 pub fn erase_clause_calls(d: &Directive) {
     for c in &d.clause_calls {
         c.erase();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pass_lowers_exactly_the_directives_the_table_supports() {
+        for d in acc::DIRECTIVES {
+            assert_eq!(DirectiveKind::of(d.directive).is_some(), d.supported, "'{}'", d.name);
+        }
+    }
+
+    #[test]
+    fn supported_clauses_have_operands_the_pass_checks() {
+        // `lower_clause` needs IR values; here: each supported clause has an operand shape
+        // `has_operands` checks (not one it waves through for unsupported clauses).
+        for c in acc::CLAUSES.iter().filter(|c| c.supported) {
+            assert!(!operands_wanted(c.operands).contains("docs/ir-contract.md"), "'{}'", c.name);
+        }
     }
 }

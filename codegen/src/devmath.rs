@@ -159,6 +159,7 @@ fn rewrite_calls(dev: Module, intrinsic: Value, c: &str, slots: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn unselectable_intrinsics_become_c_calls() {

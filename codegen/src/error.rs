@@ -5,19 +5,8 @@
 
 use std::fmt;
 
-/// A source position from the contract (`__acc_begin`'s file, line, col).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Loc {
-    pub file: String,
-    pub line: u32,
-    pub col: u32,
-}
-
-impl fmt::Display for Loc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.col)
-    }
-}
+/// A source position from the contract (`__acc_begin`'s file, line, col), the driver's too.
+pub use acc_directives::Loc;
 
 #[derive(Debug)]
 pub enum AccError {

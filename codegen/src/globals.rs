@@ -109,6 +109,7 @@ pub fn reachable(k: Value) -> HashSet<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn writable_globals_need_declare() {

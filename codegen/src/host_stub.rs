@@ -42,13 +42,13 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, emulator_
     // The user's launch sizes must be positive on either path (the host fallback ignores
     // them, the device path would take 0 for "default").
     for c in &d.clauses {
-        let (name, v) = match c {
-            Clause::NumGangs(v) => ("num_gangs", v),
-            Clause::NumWorkers(v) => ("num_workers", v),
-            Clause::VectorLength(v) => ("vector_length", v),
+        let (clause, v) = match c {
+            Clause::NumGangs(v) => (acc_directives::Clause::NumGangs, v),
+            Clause::NumWorkers(v) => (acc_directives::Clause::NumWorkers, v),
+            Clause::VectorLength(v) => (acc_directives::Clause::VectorLength, v),
             _ => continue,
         };
-        let name = b.global_string(name, ".acc.clause");
+        let name = b.global_string(clause.name(), ".acc.clause");
         b.call(rt.check_launch_size, &[*v, name, loc_s], "");
     }
     let use_dev = b.call(rt.use_device, &[], "acc.use_device");

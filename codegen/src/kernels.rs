@@ -48,7 +48,7 @@ pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
         }
         let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..))).cloned().collect();
         let data_clauses: Vec<Clause> = d.clauses.iter().filter(|c| matches!(c, Clause::Data(..) | Clause::If(_))).cloned().collect();
-        out.push(Directive { kind: DirectiveKind::Data, name: "data".into(), clauses: data_clauses, ..d.clone() });
+        out.push(Directive { kind: DirectiveKind::Data, name: acc_directives::Directive::Data.name().into(), clauses: data_clauses, ..d.clone() });
         let mut from = body_start;
         for l in &top {
             if let Some(s) = stretch(m, d, from, l.begin, &shared, &mut next_id) {
@@ -59,7 +59,7 @@ pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
             clauses.extend(shared.iter().cloned());
             out.push(Directive {
                 kind: DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true },
-                name: "kernels loop".into(),
+                name: acc_directives::Directive::KernelsLoop.name().into(),
                 clauses,
                 ..(*l).clone()
             });
@@ -93,7 +93,7 @@ fn stretch(m: Module, d: &Directive, from: Value, to: Value, clauses: &[Clause],
     Some(Directive {
         id,
         kind: DirectiveKind::Compute { kind: ComputeKind::KernelsSequential, combined_loop: false },
-        name: "kernels".into(),
+        name: acc_directives::Directive::Kernels.name().into(),
         clauses: clauses.to_vec(),
         begin,
         end,

@@ -68,7 +68,7 @@ pub fn first_access(insts: &[Value], x: Value) -> Access {
 }
 
 fn is_private_clause(call: Value) -> bool {
-    call.called_name().as_deref() == Some(crate::contract::CLAUSE) && call.call_arg(1).const_string().as_deref() == Some("private")
+    call.called_name().as_deref() == Some(crate::contract::CLAUSE) && call.call_arg(1).const_string().as_deref() == Some(acc_directives::Clause::Private.name())
 }
 
 /// First access to `x` in block `b`.

@@ -41,18 +41,19 @@ impl Levels {
         }
     }
     pub fn describe(self) -> String {
+        use acc_directives::Clause;
         let mut v = Vec::new();
         if self.gang {
-            v.push("gang");
+            v.push(Clause::Gang.name());
         }
         if self.worker {
-            v.push("worker");
+            v.push(Clause::Worker.name());
         }
         if self.vector {
-            v.push("vector");
+            v.push(Clause::Vector.name());
         }
         if v.is_empty() {
-            "seq".into()
+            Clause::Seq.name().into()
         } else {
             v.join(" ")
         }

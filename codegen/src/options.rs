@@ -120,6 +120,7 @@ pub fn parse_arch(v: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
     #[test]
     fn params_round_trip() {
         let mut o = Options::default();

@@ -141,10 +141,12 @@ pub fn libdevice_path(cuda_dir: &Path) -> PathBuf {
     cuda_dir.join("nvvm/libdevice/libdevice.10.bc")
 }
 
-/// Assembles PTX into a cubin with ptxas. `keep` is where the PTX is kept for the user (with
-/// -save-temps); otherwise it goes to a temporary file that is removed on success.
-/// `line_info`: the PTX has `.loc` directives, which ptxas keeps in the cubin with
-/// `-lineinfo` (`-g` would also turn its optimisations off).
+/// Assembles PTX into a cubin with ptxas, in a scratch directory of its own (a fresh
+/// `$TMPDIR/accc-XXXXXX`, removed on every way out but one). `keep` is where the PTX is kept
+/// for the user (with -save-temps); otherwise it goes to the scratch directory. A failing
+/// ptxas keeps the scratch directory, with the PTX in it, so that the printed command
+/// reproduces the failure. `line_info`: the PTX has `.loc` directives, which ptxas keeps in
+/// the cubin with `-lineinfo` (`-g` would also turn its optimisations off).
 pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool) -> Result<Vec<u8>> {
     let ptxas = ptxas_path(cuda_dir);
     if !ptxas.exists() {
@@ -153,8 +155,10 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
             ptxas.display()
         )));
     }
-    let dir = std::env::temp_dir().join(format!("accc-{}-{}", std::process::id(), unique()));
-    std::fs::create_dir_all(&dir).map_err(|e| AccError::internal(format!("cannot create {}: {e}", dir.display())))?;
+    let scratch = tempfile::Builder::new().prefix("accc-").tempdir().map_err(|e| {
+        AccError::internal(format!("cannot create a temporary directory in {}: {e}", std::env::temp_dir().display()))
+    })?;
+    let dir = scratch.path();
     let ptx_path = match keep {
         Some(p) => p.to_path_buf(),
         None => dir.join("kernels.ptx"),
@@ -173,8 +177,9 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
         .output()
         .map_err(|e| AccError::internal(format!("cannot run {}: {e}", ptxas.display())))?;
     if !out.status.success() {
-        // Keep the PTX so the command below reproduces the failure.
-        let kept = dir.join("kernels.ptx");
+        // Keep the scratch directory, the PTX in it, so that the command below reproduces
+        // the failure.
+        let kept = scratch.keep().join("kernels.ptx");
         if keep.is_some() {
             let _ = std::fs::copy(&ptx_path, &kept);
         }
@@ -187,13 +192,5 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
             cubin_path.display()
         )));
     }
-    let cubin = std::fs::read(&cubin_path).map_err(|e| AccError::internal(format!("cannot read {}: {e}", cubin_path.display())))?;
-    let _ = std::fs::remove_dir_all(&dir);
-    Ok(cubin)
-}
-
-fn unique() -> u64 {
-    use std::sync::atomic::{AtomicU64, Ordering};
-    static N: AtomicU64 = AtomicU64::new(0);
-    N.fetch_add(1, Ordering::Relaxed)
+    std::fs::read(&cubin_path).map_err(|e| AccError::internal(format!("cannot read {}: {e}", cubin_path.display())))
 }

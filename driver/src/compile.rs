@@ -326,6 +326,7 @@ fn link_with(o: &Options, objects: &[String], out: &str, rt: &Path) -> Step {
 mod tests {
     use super::*;
     use crate::flags::parse;
+    use pretty_assertions::assert_eq;
 
     fn opts(s: &str) -> Options {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>()).unwrap()

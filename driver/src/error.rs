@@ -18,19 +18,8 @@ pub fn print_out(text: &str) {
     let _ = out.flush();
 }
 
-/// A source position as the user sees it (file name as written, 1-based line and column).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Loc {
-    pub file: String,
-    pub line: usize,
-    pub col: usize,
-}
-
-impl fmt::Display for Loc {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}", self.file, self.line, self.col)
-    }
-}
+/// The source position diagnostics point at, the one the pass uses too.
+pub use acc_directives::Loc;
 
 /// One diagnostic produced by the rewriter for a source construct.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,6 +4,20 @@
 //! language (`-std=`, `-f...`, `-m...`: every clang step), warnings (validation only: the
 //! validation step is the single place user diagnostics come from), code generation
 //! (`-O -g`), and linking (`-l -L -Wl, -shared ...`).
+//!
+//! Why not clap (which `accfuzz`, a command line of our own design, uses): accc's command
+//! line is GCC's, made for `CC=accc make` and CMake, and it does not fit clap's model.
+//! - Long flags take one dash (`-save-temps`, `-emit-llvm`, `-static-libaccrt`, `-pthread`,
+//!   `-include file`, `-MF file`); clap reads `-save-temps` as the short flags `-s -a -v ...`.
+//! - Values join their flag at any length (`-O2`, `-lm`, `-Idir`, `-DN=3`, `-MFfile`,
+//!   `-isystemdir`, `-Wl,-rpath,x`), and whole families pass through by prefix (`-f...`,
+//!   `-m...`, `-W...`, `-g...`) to the steps they belong to; clap knows joined values for
+//!   one-letter flags only, and rejects flags it was not told about.
+//! - Order is meaning: `-x c a -x none b` sets the language of the inputs after it, and
+//!   `-l`, `-Wl,` and linker inputs reach the link in command-line order; clap groups
+//!   values per argument.
+//! - `-###` is no name clap accepts, and errors must read as GCC's (`argument to '-o' is
+//!   missing`, `invalid optimization level '-O9'`), which build systems' compiler checks see.
 
 use crate::error::{DriverError, Result};
 
@@ -473,6 +487,7 @@ libaccrt-static.a (default: the directory of the accc executable).
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn p(s: &str) -> Result<Options> {
         parse(&s.split_whitespace().map(String::from).collect::<Vec<_>>())

@@ -21,26 +21,12 @@ use compile::{Output, Source};
 use error::{eprint_line, print_out, DriverError, Result};
 use flags::{Action, Input, Mode, Options};
 
-/// A scratch directory removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new() -> Result<TempDir> {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or(0);
-        let p = std::env::temp_dir().join(format!("accc-{}-{}", std::process::id(), nanos));
-        std::fs::create_dir_all(&p)
-            .map_err(|e| DriverError::Internal(format!("cannot create temporary directory {}: {}", p.display(), e)))?;
-        Ok(TempDir(p))
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// The scratch directory of one run: a fresh `$TMPDIR/accc-XXXXXX` (random name, created by
+/// us alone), removed when dropped, so on every way out of `run`: success, errors, panics.
+fn scratch_dir() -> Result<tempfile::TempDir> {
+    tempfile::Builder::new().prefix("accc-").tempdir().map_err(|e| {
+        DriverError::Internal(format!("cannot create a temporary directory in {}: {}", std::env::temp_dir().display(), e))
+    })
 }
 
 fn stem(path: &str) -> String {
@@ -250,11 +236,11 @@ fn run(args: &[String]) -> Result<()> {
     if o.mode == Mode::Preprocess {
         return preprocess_only(&o);
     }
-    let scratch = TempDir::new()?;
+    let scratch = scratch_dir()?;
     if o.mode == Mode::Link {
-        compile_and_link(&o, &scratch.0)
+        compile_and_link(&o, scratch.path())
     } else {
-        compile_only(&o, &scratch.0)
+        compile_only(&o, scratch.path())
     }
 }
 

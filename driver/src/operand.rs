@@ -143,6 +143,7 @@ pub fn encode_var(item: &str) -> Result<String, VarError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn strings() {

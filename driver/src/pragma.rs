@@ -1,8 +1,10 @@
-//! Parsing of one `#pragma acc` line into a directive and its clauses, and the tables of
-//! what accc lowers now and what it recognises but rejects.
+//! Parsing of one `#pragma acc` line into a directive and its clauses. Which directives and
+//! clauses exist, and which accc lowers, is the `acc-directives` table's to say.
 //!
 //! Positions are byte offsets into the pragma line as it appears in the preprocessed text;
 //! `rewrite` maps them back to the user's source.
+
+use acc_directives as acc;
 
 use crate::tokenize::{tokenize, Kind, Token};
 
@@ -36,92 +38,9 @@ pub struct Directive {
     pub clauses: Vec<Clause>,
 }
 
-/// What a directive name is to accc.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DirKind {
-    /// Lowered, followed by a structured block / loop.
-    Region,
-    /// Lowered, executable statement on its own.
-    Standalone,
-    /// Recognised OpenACC, rejected with "not supported yet".
-    Unsupported,
-}
-
-pub fn directive_kind(name: &str) -> Option<DirKind> {
-    Some(match name {
-        "parallel" | "kernels" | "serial" | "parallel loop" | "kernels loop" | "serial loop"
-        | "loop" | "data" => DirKind::Region,
-        "enter data" | "exit data" | "update" => DirKind::Standalone,
-        "host_data" | "wait" | "init" | "shutdown" | "set" | "atomic" | "atomic read"
-        | "atomic write" | "atomic update" | "atomic capture" | "cache" | "routine"
-        | "declare" => DirKind::Unsupported,
-        _ => return None,
-    })
-}
-
 /// True for directives that apply to the statement that follows them (lowered or not).
 pub fn has_body(name: &str) -> bool {
-    directive_kind(name) == Some(DirKind::Region)
-        || name == "host_data"
-        || name.starts_with("atomic")
-}
-
-/// True for compute constructs (including combined ones).
-pub fn is_compute(name: &str) -> bool {
-    matches!(
-        name,
-        "parallel" | "kernels" | "serial" | "parallel loop" | "kernels loop" | "serial loop"
-    )
-}
-
-/// What a clause name is to accc.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClauseKind {
-    /// Data clause with a list of variables (*var* operands).
-    VarList,
-    /// One call with 1..=3 integer operands (`num_gangs`).
-    IntList,
-    /// Exactly one integer (`num_workers`, `vector_length`, `collapse`).
-    Int,
-    /// Optional integer (`worker`, `vector`).
-    OptInt,
-    /// `if(cond)`.
-    Cond,
-    /// `default(none|present)`.
-    Default,
-    /// No operands (`seq`, `gang`, ...).
-    Flag,
-    /// Recognised, rejected.
-    Unsupported,
-}
-
-/// Maps deprecated aliases to the canonical clause name.
-pub fn canonical_clause(name: &str) -> &str {
-    match name {
-        "pcopy" | "present_or_copy" => "copy",
-        "pcopyin" | "present_or_copyin" => "copyin",
-        "pcopyout" | "present_or_copyout" => "copyout",
-        "pcreate" | "present_or_create" => "create",
-        other => other,
-    }
-}
-
-pub fn clause_kind(canonical: &str) -> Option<ClauseKind> {
-    use ClauseKind::*;
-    Some(match canonical {
-        "copy" | "copyin" | "copyout" | "create" | "no_create" | "present" | "deviceptr"
-        | "delete" | "self" | "host" | "device" | "private" | "firstprivate" => VarList,
-        "num_gangs" => IntList,
-        "num_workers" | "vector_length" | "collapse" => Int,
-        "worker" | "vector" => OptInt,
-        "if" => Cond,
-        "default" => Default,
-        "gang" | "seq" | "independent" | "auto" | "finalize" | "if_present" => Flag,
-        "reduction" | "async" | "wait" | "attach" | "detach" | "tile" | "device_type"
-        | "dtype" | "bind" | "nohost" | "use_device" | "device_resident" | "link"
-        | "default_async" | "device_num" => Unsupported,
-        _ => return None,
-    })
+    acc::directive(name).is_some_and(|d| d.form == acc::Form::Region)
 }
 
 /// Splits the tokens between a `(` and its matching `)` at top-level commas.
@@ -192,19 +111,11 @@ pub fn parse_pragma(line: &str) -> Result<Option<Directive>, (usize, String)> {
         None => return Err((line.len(), "expected an OpenACC directive name".into())),
     };
     let name_off = first.start;
-    let w1 = txt(3);
-    let w2 = txt(4);
-    let mut i = 4;
-    let name = match (w1, w2) {
-        ("parallel" | "kernels" | "serial", "loop") | ("enter" | "exit", "data") => {
-            i = 5;
-            format!("{} {}", w1, w2)
-        }
-        ("atomic", "read" | "write" | "update" | "capture") => {
-            i = 5;
-            format!("{} {}", w1, w2)
-        }
-        _ => w1.to_string(),
+    // A two-word directive (`parallel loop`, `enter data`, `atomic read`) when the table has one.
+    let two_words = format!("{} {}", txt(3), txt(4));
+    let (name, mut i) = match acc::directive(&two_words) {
+        Some(d) => (d.name.to_string(), 5),
+        None => (txt(3).to_string(), 4),
     };
     let mut args = None;
     if txt(i) == "(" {
@@ -250,6 +161,7 @@ pub fn split_modifier(item: &str) -> (Option<&str>, &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn names(d: &Directive) -> Vec<&str> {
         d.clauses.iter().map(|c| c.name.as_str()).collect()
@@ -316,27 +228,6 @@ mod tests {
         assert!(parse_pragma("#pragma acc parallel copy(a,)").is_err());
         assert!(parse_pragma("#pragma acc parallel 3").is_err());
         assert!(parse_pragma("#pragma acc parallel copy(a])").is_err());
-    }
-
-    #[test]
-    fn tables() {
-        assert_eq!(directive_kind("parallel loop"), Some(DirKind::Region));
-        assert_eq!(directive_kind("update"), Some(DirKind::Standalone));
-        assert_eq!(directive_kind("atomic capture"), Some(DirKind::Unsupported));
-        assert_eq!(directive_kind("bogus"), None);
-        assert_eq!(clause_kind(canonical_clause("pcopyin")), Some(ClauseKind::VarList));
-        assert_eq!(clause_kind("reduction"), Some(ClauseKind::Unsupported));
-        assert_eq!(clause_kind("dtype"), Some(ClauseKind::Unsupported));
-        assert_eq!(clause_kind("num_gangs"), Some(ClauseKind::IntList));
-        assert_eq!(clause_kind("frobnicate"), None);
-        for d in ["host_data", "wait", "init", "shutdown", "set", "atomic", "cache", "routine", "declare"] {
-            assert_eq!(directive_kind(d), Some(DirKind::Unsupported), "{}", d);
-        }
-        for c in ["reduction", "async", "wait", "attach", "detach", "tile", "device_type", "bind",
-                  "nohost", "use_device", "device_resident", "link", "default_async", "device_num"] {
-            assert_eq!(clause_kind(c), Some(ClauseKind::Unsupported), "{}", c);
-        }
-        assert!(is_compute("kernels loop") && !is_compute("data") && !is_compute("loop"));
     }
 
     #[test]

@@ -14,12 +14,11 @@
 
 use std::collections::{HashMap, HashSet};
 
+use acc_directives::{self as acc, Operands};
+
 use crate::error::{Diag, Loc};
 use crate::operand::{c_string, encode_var, VarError};
-use crate::pragma::{
-    canonical_clause, clause_kind, directive_kind, is_compute, parse_pragma, split_group,
-    split_modifier, Arg, Clause, ClauseKind, DirKind, Directive,
-};
+use crate::pragma::{parse_pragma, split_group, split_modifier, Arg, Clause, Directive};
 use crate::stmt::stmt_end;
 use crate::tokenize::{same_length_utf8, tokenize, Kind, Token};
 
@@ -140,7 +139,7 @@ struct Located {
 }
 
 fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: Option<&Original>) -> Located {
-    let at = |off: usize| Loc { file: file.to_string(), line, col: pragma_col + off };
+    let at = |off: usize| Loc::at(file, line, pragma_col + off);
     let fallback = || Located {
         acc: at(d.acc_off),
         name: at(d.name_off),
@@ -154,7 +153,7 @@ fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: O
         // token (the macro use) rather than at a column of the preprocessed text.
         return match o.toks.first() {
             Some(_) => {
-                let l = Loc { file: file.to_string(), line: o.pos[0].0, col: o.pos[0].1 };
+                let l = Loc::at(file, o.pos[0].0, o.pos[0].1);
                 Located {
                     acc: l.clone(),
                     name: l.clone(),
@@ -165,7 +164,7 @@ fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: O
             None => fallback(),
         };
     };
-    let loc = |i: usize| Loc { file: file.to_string(), line: o.pos[i].0, col: o.pos[i].1 };
+    let loc = |i: usize| Loc::at(file, o.pos[i].0, o.pos[i].1);
     let mut out = Located { acc: loc(acc), name: loc(acc + 1), clauses: vec![], items: vec![] };
     let mut from = acc + 2;
     for c in &d.clauses {
@@ -189,32 +188,33 @@ fn locate(d: &Directive, file: &str, line: usize, pragma_col: usize, original: O
     out
 }
 
-/// Emits the `__acc_clause` calls of one clause, or diagnoses it.
+/// Emits the `__acc_clause` calls of one clause of directive `on`, or diagnoses it. The
+/// table says what the clause is there and which operands the contract gives it.
 fn lower_clause(
     id: usize,
-    dir: &Directive,
+    on: acc::Directive,
     c: &Clause,
     loc: &Loc,
     written: Option<&Vec<String>>,
     out: &mut String,
     diags: &mut Vec<Diag>,
 ) {
-    let canon = canonical_clause(&c.name);
-    let Some(kind) = clause_kind(canon) else {
+    let canon = acc::canonical_clause_name(&c.name);
+    let Some(spec) = acc::clause(canon, on) else {
         diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) });
         return;
     };
+    if !spec.supported {
+        diags.push(Diag::unsupported(loc.clone(), &c.name));
+        return;
+    }
     let args: &[Arg] = c.args.as_deref().unwrap_or(&[]);
     let call = |ops: &str| format!("__acc_clause({id}, {}{}); ", c_string(canon), ops);
     let bad = |msg: String| Diag { loc: loc.clone(), message: msg };
     let int = |e: &str| format!("(long long)({e})");
-    match kind {
-        ClauseKind::Unsupported => diags.push(Diag::unsupported(loc.clone(), &c.name)),
-        ClauseKind::VarList => {
-            if canon == "self" && is_compute(&dir.name) {
-                diags.push(Diag::unsupported(loc.clone(), "self"));
-                return;
-            }
+    let accepted = |modifier: &str| spec.modifiers.contains(&modifier);
+    match spec.operands {
+        Operands::Var => {
             if args.is_empty() {
                 diags.push(bad(format!("OpenACC '{}' clause needs a list of variables", c.name)));
                 return;
@@ -223,11 +223,11 @@ fn lower_clause(
                 let (modifier, var) = split_modifier(&a.text);
                 let mut text = written.and_then(|w| w.get(k)).map(|s| s.as_str()).unwrap_or(&a.text);
                 if let Some(m) = modifier {
-                    if !(m == "readonly" && canon == "copyin") {
+                    if !accepted(m) {
                         diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m)));
                         continue;
                     }
-                    // `readonly` is only a hint: drop it (from the text too).
+                    // An accepted modifier is only a hint: drop it (from the text too).
                     text = split_modifier(text).1;
                 }
                 match encode_var(var) {
@@ -237,7 +237,7 @@ fn lower_clause(
                 }
             }
         }
-        ClauseKind::IntList => {
+        Operands::OneToThreeInts => {
             if args.is_empty() || args.len() > 3 {
                 diags.push(bad(format!("OpenACC '{}' clause takes 1 to 3 values", c.name)));
                 return;
@@ -245,8 +245,8 @@ fn lower_clause(
             let ops: Vec<String> = args.iter().map(|a| int(&a.text)).collect();
             out.push_str(&call(&format!(", {}", ops.join(", "))));
         }
-        ClauseKind::Int | ClauseKind::OptInt => {
-            if c.args.is_none() && kind == ClauseKind::OptInt {
+        Operands::Int | Operands::ConstInt | Operands::OptionalInt => {
+            if c.args.is_none() && spec.operands == Operands::OptionalInt {
                 out.push_str(&call(""));
                 return;
             }
@@ -254,30 +254,27 @@ fn lower_clause(
                 diags.push(bad(format!("OpenACC '{}' clause takes one value", c.name)));
                 return;
             }
-            let (modifier, e) = split_modifier(&args[0].text);
-            match (canon, modifier) {
-                (_, None) | ("worker", Some("num")) | ("vector", Some("length")) => {
-                    out.push_str(&call(&format!(", {}", int(e))))
-                }
-                (_, Some(m)) => diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
+            match split_modifier(&args[0].text) {
+                (Some(m), _) if !accepted(m) => diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
+                (_, e) => out.push_str(&call(&format!(", {}", int(e)))),
             }
         }
-        ClauseKind::Cond => {
+        Operands::Condition => {
             if args.len() != 1 {
-                diags.push(bad("OpenACC 'if' clause takes one condition".into()));
+                diags.push(bad(format!("OpenACC '{}' clause takes one condition", c.name)));
                 return;
             }
             out.push_str(&call(&format!(", (long long)(({}) != 0)", args[0].text)));
         }
-        ClauseKind::Default => match args {
+        Operands::DefaultKind => match args {
             [a] if a.text == "none" || a.text == "present" => {
                 out.push_str(&call(&format!(", {}", c_string(&a.text))))
             }
-            _ => diags.push(bad("OpenACC 'default' clause takes 'none' or 'present'".into())),
+            _ => diags.push(bad(format!("OpenACC '{}' clause takes 'none' or 'present'", c.name))),
         },
-        ClauseKind::Flag => {
+        Operands::None => {
             if c.args.is_some() {
-                if canon == "gang" {
+                if spec.clause == acc::Clause::Gang {
                     diags.push(Diag::unsupported(loc.clone(), "gang(...)"));
                 } else {
                     diags.push(bad(format!("OpenACC '{}' clause takes no arguments", c.name)));
@@ -286,6 +283,13 @@ fn lower_clause(
             }
             out.push_str(&call(""));
         }
+        // Only clauses accc does not lower have these operands.
+        Operands::OpAndVar
+        | Operands::Ints
+        | Operands::IntOrStar
+        | Operands::IntsOrStars
+        | Operands::Name
+        | Operands::Names => diags.push(Diag::unsupported(loc.clone(), &c.name)),
     }
 }
 
@@ -315,7 +319,7 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             Ok(None) => continue,
             Ok(Some(d)) => d,
             Err((off, msg)) => {
-                diags.push(Diag { loc: Loc { file, line, col: t.col + off }, message: msg });
+                diags.push(Diag { loc: Loc::at(&file, line, t.col + off), message: msg });
                 continue;
             }
         };
@@ -325,14 +329,11 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
         let original = content.as_deref().and_then(|c| Original::load(c, line));
         let at = locate(&d, &file, line, t.col, original.as_ref());
 
-        let kind = match directive_kind(&d.name) {
-            Some(k) => k,
-            None => {
-                diags.push(Diag { loc: at.name.clone(), message: format!("unknown OpenACC directive '{}'", d.name) });
-                continue;
-            }
+        let Some(spec) = acc::directive(&d.name) else {
+            diags.push(Diag { loc: at.name.clone(), message: format!("unknown OpenACC directive '{}'", d.name) });
+            continue;
         };
-        if kind == DirKind::Unsupported {
+        if !spec.supported {
             diags.push(Diag::unsupported(at.name.clone(), &d.name));
             continue;
         }
@@ -351,17 +352,17 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             at.acc.col
         );
         for (k, c) in d.clauses.iter().enumerate() {
-            lower_clause(id, &d, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
+            lower_clause(id, spec.directive, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
         }
         if diags.len() > n_before {
             continue;
         }
-        match kind {
-            DirKind::Standalone => {
+        match spec.form {
+            acc::Form::Standalone | acc::Form::Declarative => {
                 code.push_str(&format!("__acc_end({id}); }}"));
                 edits.push((t.start, 0, t.end, code));
             }
-            _ => match stmt_end(ipp, &toks, ti + 1) {
+            acc::Form::Region => match stmt_end(ipp, &toks, ti + 1) {
                 Ok(end) => {
                     edits.push((t.start, 0, t.end, code.trim_end().to_string()));
                     // Several ends after one token: the inner (later) construct closes first.
@@ -409,6 +410,7 @@ fn main_file_name(bytes: &[u8], toks: &[Token]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn rw(ipp: &str, src: Option<&str>) -> Result<Rewritten, Vec<Diag>> {
         let s = src.map(|s| s.to_string());
@@ -534,9 +536,7 @@ mod tests {
             "t.c:12:13: error: OpenACC 'set' is not supported yet",
             "t.c:13:13: error: OpenACC 'cache' is not supported yet",
         ];
-        for (w, m) in want.iter().zip(&msgs) {
-            assert_eq!(w, m);
-        }
+        assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         let rest = msgs[want.len()..].join("\n");
         for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'wait'", "'bind'", "'nohost'", "'device_resident'", "'link'", "'default_async'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");

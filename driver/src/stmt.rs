@@ -138,6 +138,7 @@ fn expr_until(src: &str, toks: &[Token], mut i: usize, stop: &str) -> Result<usi
 mod tests {
     use super::*;
     use crate::tokenize::tokenize;
+    use pretty_assertions::assert_eq;
 
     /// Returns the text from the first token to the end of the statement found there.
     fn stmt(src: &str) -> String {

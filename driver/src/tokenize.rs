@@ -305,6 +305,7 @@ pub fn same_length_utf8(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     fn texts(src: &str) -> Vec<String> {
         tokenize(src, true).iter().map(|t| t.text(src).to_string()).collect()

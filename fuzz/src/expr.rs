@@ -575,6 +575,7 @@ pub fn strip_par(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn strip_outer_parens_only() {

@@ -1,58 +1,48 @@
 //! `accfuzz gen SEED [--features=LIST] [--reverse]`: print one random, race-free,
 //! deterministic OpenACC C program (`--reverse`: the same program with its partitioned loops
 //! run backwards, a self-check: its plain C build must print the same). `accfuzz features`:
-//! list the feature names.
+//! list the feature names. scripts/fuzz runs it; docs/fuzzer.md describes it.
 
-use std::process::ExitCode;
+use clap::{Parser, Subcommand};
 
 use accfuzz::{generate_with, Features};
 
-fn usage() -> ExitCode {
-    eprintln!("usage: accfuzz gen SEED [--features=LIST] [--reverse]   (LIST: comma-separated, 'all', 'none', '-name')");
-    eprintln!("       accfuzz features");
-    ExitCode::from(2)
+/// Differential fuzzer for accc: random race-free, UB-free OpenACC C programs whose plain C
+/// build is the reference (docs/fuzzer.md).
+#[derive(Parser)]
+// A flag given twice takes its last value, as it did before clap.
+#[command(name = "accfuzz", version, args_override_self = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
 }
 
-fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("features") => {
-            println!("{}", Features::all());
-            ExitCode::SUCCESS
+#[derive(Subcommand)]
+enum Command {
+    /// Print one random OpenACC C program.
+    Gen {
+        /// The same seed always gives the same program.
+        seed: u64,
+        /// Features to use: comma-separated names, 'all' or 'none'; a list that starts with
+        /// '-name' takes names away from every feature. Default: every feature.
+        // A list may start with '-' (`--features -kernels`).
+        #[arg(long, value_name = "LIST", value_parser = Features::parse, allow_hyphen_values = true)]
+        features: Option<Features>,
+        /// Run the partitioned loops backwards: the plain C build must print the same (a
+        /// self-check of the generator).
+        #[arg(long)]
+        reverse: bool,
+    },
+    /// List the feature names.
+    Features,
+}
+
+fn main() {
+    match Cli::parse().command {
+        Command::Features => println!("{}", Features::all()),
+        Command::Gen { seed, features, reverse } => {
+            let features = features.unwrap_or_else(Features::default_set);
+            print!("{}", generate_with(seed, &features, reverse).text);
         }
-        Some("gen") => {
-            let mut seed = None;
-            let mut feats = Features::default_set();
-            let mut reverse = false;
-            let mut it = args[1..].iter();
-            while let Some(a) = it.next() {
-                let list = if let Some(l) = a.strip_prefix("--features=") {
-                    Some(l.to_string())
-                } else if a == "--features" {
-                    it.next().cloned()
-                } else {
-                    None
-                };
-                if let Some(l) = list {
-                    match Features::parse(&l) {
-                        Ok(f) => feats = f,
-                        Err(e) => {
-                            eprintln!("accfuzz: {e}");
-                            return ExitCode::from(2);
-                        }
-                    }
-                } else if a == "--reverse" {
-                    reverse = true;
-                } else if let Ok(s) = a.parse::<u64>() {
-                    seed = Some(s);
-                } else {
-                    return usage();
-                }
-            }
-            let Some(seed) = seed else { return usage() };
-            print!("{}", generate_with(seed, &feats, reverse).text);
-            ExitCode::SUCCESS
-        }
-        _ => usage(),
     }
 }

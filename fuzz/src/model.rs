@@ -184,6 +184,7 @@ impl Array {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn access_spelling() {

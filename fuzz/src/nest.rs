@@ -1215,6 +1215,7 @@ fn join_words(parts: &[&str]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pretty_assertions::assert_eq;
 
     #[test]
     fn name_use_is_whole_word() {

@@ -1,0 +1,292 @@
+//! The one table of OpenACC directives and clauses (OpenACC 3.3, C) that accc knows.
+//!
+//! Per directive: its name, its form, and whether accc lowers it. Per clause: its name, the
+//! directives it may appear on, the operands its `__acc_clause` call carries in the IR
+//! contract (docs/ir-contract.md), and whether accc lowers it. `tests/doc_tables.rs` checks
+//! the tables of docs/ir-contract.md against these.
+//!
+//! Architecture invariant: this is the only list of directive and clause names. The driver's
+//! rewriter (which directives and clauses exist, which it lowers, how it writes their
+//! operands) and the pass's contract reader (what each name means, which operands it takes)
+//! both look names up here; other code names them through [`Directive`] and [`Clause`].
+//!
+//! Also [`Loc`], the source position both report errors at.
+
+mod loc;
+mod table;
+
+pub use loc::Loc;
+pub use table::{ALIASES, CLAUSES, DIRECTIVES};
+
+/// An OpenACC directive. Combined constructs and multi-word directives are one each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Directive {
+    Parallel,
+    Kernels,
+    Serial,
+    ParallelLoop,
+    KernelsLoop,
+    SerialLoop,
+    Loop,
+    Data,
+    EnterData,
+    ExitData,
+    Update,
+    HostData,
+    Wait,
+    Init,
+    Shutdown,
+    Set,
+    Atomic,
+    AtomicRead,
+    AtomicWrite,
+    AtomicUpdate,
+    AtomicCapture,
+    Cache,
+    Routine,
+    Declare,
+}
+
+/// How a directive stands in the source, and so in the contract.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// Applies to the statement after it (a structured block or a loop): in the contract, the
+    /// code between `__acc_begin` and `__acc_end`.
+    Region,
+    /// An executable statement of its own: `__acc_end` follows `__acc_begin` and its clauses.
+    Standalone,
+    /// A declaration (`routine`, `declare`).
+    Declarative,
+}
+
+/// One row of the directive table.
+#[derive(Debug)]
+pub struct DirectiveSpec {
+    pub directive: Directive,
+    /// As written after `#pragma acc`, words separated by one space; the contract's
+    /// `%directive` string.
+    pub name: &'static str,
+    pub form: Form,
+    /// A combined construct's two parts; it takes the clauses of either (OpenACC 2.11).
+    pub combines: &'static [Directive],
+    /// Lowered by accc; any other directive is rejected with "not supported yet".
+    pub supported: bool,
+}
+
+/// An OpenACC clause, or a contract-only spelling of a clause's arguments (`gang.num`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Clause {
+    Copy,
+    CopyIn,
+    CopyOut,
+    Create,
+    NoCreate,
+    Present,
+    DevicePtr,
+    Attach,
+    Delete,
+    Detach,
+    /// `self` (a keyword in Rust).
+    Self_,
+    Host,
+    Device,
+    Private,
+    FirstPrivate,
+    Reduction,
+    NumGangs,
+    NumWorkers,
+    VectorLength,
+    If,
+    Async,
+    Wait,
+    Default,
+    Gang,
+    GangNum,
+    GangDim,
+    GangStatic,
+    Worker,
+    Vector,
+    Seq,
+    Independent,
+    Auto,
+    Finalize,
+    IfPresent,
+    Collapse,
+    Tile,
+    DeviceType,
+    Bind,
+    NoHost,
+    UseDevice,
+    DeviceResident,
+    Link,
+    DefaultAsync,
+    DeviceNum,
+}
+
+/// The operands of a clause's `__acc_clause` call after the id and the name
+/// (docs/ir-contract.md, "Clauses"). Integers are `i64`, strings `ptr` to constant strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operands {
+    /// Nothing: `seq`.
+    None,
+    /// A *var* (`ptr base, i64 lower, i64 length, i64 elem_size, ptr text`), one call per list
+    /// item: data clauses, `private`.
+    Var,
+    /// `ptr op`, then a *var*, one call per list item: `reduction`.
+    OpAndVar,
+    /// One `i64`: `num_workers`.
+    Int,
+    /// One `i64` that is a constant: `collapse`.
+    ConstInt,
+    /// One to three `i64`: `num_gangs`.
+    OneToThreeInts,
+    /// Nothing or one `i64`: `worker`, `vector`, `async`.
+    OptionalInt,
+    /// Zero or more `i64`: `wait`.
+    Ints,
+    /// One `i64`, `-1` for `*`: `gang.static`.
+    IntOrStar,
+    /// One or more `i64`, `-1` for `*`: `tile`.
+    IntsOrStars,
+    /// One `i64`, 0 or 1: `if`.
+    Condition,
+    /// One `ptr` to `"none"` or `"present"`: `default`.
+    DefaultKind,
+    /// One `ptr` to a name: `bind`.
+    Name,
+    /// One or more `ptr` to names: `device_type`.
+    Names,
+}
+
+/// One row of the clause table. A clause whose operands depend on the directive (`self`:
+/// a condition on compute constructs, a variable list on `update`) has one row per meaning.
+#[derive(Debug)]
+pub struct ClauseSpec {
+    pub clause: Clause,
+    /// The canonical name, as written and as the contract's `%clause` string.
+    pub name: &'static str,
+    /// The directives it may appear on; a combined construct also takes its parts' clauses.
+    pub on: &'static [Directive],
+    pub operands: Operands,
+    /// Item modifiers accc accepts (`copyin(readonly: x)`, `worker(num: 4)`); the contract has
+    /// no place for them, so the rewriter drops them. Any other modifier is "not supported yet".
+    pub modifiers: &'static [&'static str],
+    /// Lowered by accc; any other clause is rejected with "not supported yet".
+    pub supported: bool,
+}
+
+impl Directive {
+    /// This directive's row.
+    pub fn spec(self) -> &'static DirectiveSpec {
+        DIRECTIVES.iter().find(|s| s.directive == self).expect("every directive has a row in DIRECTIVES")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+}
+
+impl Clause {
+    /// The clause's canonical name.
+    pub fn name(self) -> &'static str {
+        CLAUSES.iter().find(|s| s.clause == self).expect("every clause has a row in CLAUSES").name
+    }
+}
+
+impl ClauseSpec {
+    /// Whether this row lists `d`, or one of the parts of the combined construct `d`.
+    pub fn allowed_on(&self, d: Directive) -> bool {
+        self.on.contains(&d) || d.spec().combines.iter().any(|part| self.on.contains(part))
+    }
+}
+
+/// The directive named `name` (words separated by one space), if OpenACC has one.
+pub fn directive(name: &str) -> Option<&'static DirectiveSpec> {
+    DIRECTIVES.iter().find(|s| s.name == name)
+}
+
+/// The canonical name of a clause written `name`: an alias's clause (`pcopy` → `copy`), else
+/// `name` itself. The contract carries canonical names only.
+pub fn canonical_clause_name(name: &str) -> &str {
+    ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, clause)| clause.name())
+}
+
+/// The row of the clause named `name` (canonical) on directive `on`: the one that allows it
+/// there, else the clause's first row. Placement is never an error here: clang's validation
+/// rejects a misplaced clause in the source before the rewriter runs, and the pass keeps
+/// reading hand-written contract IR as it always did.
+pub fn clause(name: &str, on: Directive) -> Option<&'static ClauseSpec> {
+    let mut rows = CLAUSES.iter().filter(|s| s.name == name).peekable();
+    let first = *rows.peek()?;
+    Some(rows.find(|s| s.allowed_on(on)).unwrap_or(first))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn names_are_unique_and_every_row_is_reachable() {
+        let directives: HashSet<_> = DIRECTIVES.iter().map(|s| s.name).collect();
+        assert_eq!(directives.len(), DIRECTIVES.len());
+        assert_eq!(DIRECTIVES.iter().map(|s| s.directive).collect::<HashSet<_>>().len(), DIRECTIVES.len());
+        for s in DIRECTIVES {
+            assert_eq!(directive(s.name).map(|d| d.directive), Some(s.directive));
+        }
+        for s in CLAUSES {
+            let on = s.on.first().copied().unwrap_or_else(|| panic!("'{}' is allowed nowhere", s.name));
+            assert!(std::ptr::eq(clause(s.name, on).unwrap(), s), "'{}' on '{}' reads another row", s.name, on.name());
+            assert_eq!(CLAUSES.iter().find(|r| r.clause == s.clause).unwrap().name, s.name, "one name per clause");
+        }
+        for (alias, clause) in ALIASES {
+            assert!(!CLAUSES.iter().any(|s| s.name == *alias), "'{alias}' is both an alias and a clause");
+            assert_eq!(canonical_clause_name(alias), clause.name());
+        }
+    }
+
+    #[test]
+    fn combined_constructs_take_both_parts_clauses() {
+        let on = |name, d| clause(name, d).is_some_and(|s| s.allowed_on(d));
+        assert!(on("num_gangs", Directive::ParallelLoop) && on("collapse", Directive::ParallelLoop));
+        assert!(on("private", Directive::KernelsLoop) && !on("private", Directive::Kernels));
+        assert!(!on("delete", Directive::SerialLoop));
+    }
+
+    #[test]
+    fn self_reads_by_directive() {
+        assert_eq!(clause("self", Directive::Update).map(|s| (s.operands, s.supported)), Some((Operands::Var, true)));
+        assert_eq!(clause("self", Directive::ParallelLoop).map(|s| (s.operands, s.supported)), Some((Operands::Condition, false)));
+        // Nowhere else: the first row (not lowered).
+        assert_eq!(clause("self", Directive::Data).map(|s| s.supported), Some(false));
+    }
+
+    #[test]
+    fn what_the_rewriter_lowers_and_rejects() {
+        let lowered = |name| directive(name).map(|d| (d.form, d.supported));
+        assert_eq!(lowered("parallel loop"), Some((Form::Region, true)));
+        assert_eq!(lowered("update"), Some((Form::Standalone, true)));
+        for d in ["host_data", "wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
+            assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
+        }
+        let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
+        assert_eq!(clause_on_loop("pcopyin"), Some((Operands::Var, true)));
+        assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
+        for c in ["reduction", "async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
+                  "use_device", "device_resident", "link", "default_async", "device_num"] {
+            assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
+        }
+    }
+
+    #[test]
+    fn lookups() {
+        assert_eq!(directive("enter data").map(|s| s.form), Some(Form::Standalone));
+        assert_eq!(directive("atomic capture").map(|s| s.supported), Some(false));
+        assert!(directive("bogus").is_none() && clause("frobnicate", Directive::Loop).is_none());
+        assert_eq!(canonical_clause_name("present_or_copyin"), "copyin");
+        assert_eq!(canonical_clause_name("dtype"), "device_type");
+        assert_eq!(canonical_clause_name("copy"), "copy");
+        assert_eq!(Clause::Self_.name(), "self");
+        assert_eq!(Directive::KernelsLoop.name(), "kernels loop");
+    }
+}

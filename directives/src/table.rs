@@ -1,0 +1,155 @@
+//! The rows. Placement follows OpenACC 3.3 (and agrees with clang 22's validation, which
+//! rejects a misplaced clause before accc sees it).
+
+use crate::Clause as C;
+use crate::Directive as D;
+use crate::{ClauseSpec, DirectiveSpec, Form, Operands};
+
+const fn directive(directive: D, name: &'static str, form: Form, supported: bool) -> DirectiveSpec {
+    DirectiveSpec { directive, name, form, combines: &[], supported }
+}
+
+const fn combined(directive: D, name: &'static str, parts: &'static [D]) -> DirectiveSpec {
+    DirectiveSpec { directive, name, form: Form::Region, combines: parts, supported: true }
+}
+
+pub static DIRECTIVES: &[DirectiveSpec] = &[
+    directive(D::Parallel, "parallel", Form::Region, true),
+    directive(D::Kernels, "kernels", Form::Region, true),
+    directive(D::Serial, "serial", Form::Region, true),
+    combined(D::ParallelLoop, "parallel loop", &[D::Parallel, D::Loop]),
+    combined(D::KernelsLoop, "kernels loop", &[D::Kernels, D::Loop]),
+    combined(D::SerialLoop, "serial loop", &[D::Serial, D::Loop]),
+    directive(D::Loop, "loop", Form::Region, true),
+    directive(D::Data, "data", Form::Region, true),
+    directive(D::EnterData, "enter data", Form::Standalone, true),
+    directive(D::ExitData, "exit data", Form::Standalone, true),
+    directive(D::Update, "update", Form::Standalone, true),
+    directive(D::HostData, "host_data", Form::Region, false),
+    directive(D::Wait, "wait", Form::Standalone, false),
+    directive(D::Init, "init", Form::Standalone, false),
+    directive(D::Shutdown, "shutdown", Form::Standalone, false),
+    directive(D::Set, "set", Form::Standalone, false),
+    directive(D::Atomic, "atomic", Form::Region, false),
+    directive(D::AtomicRead, "atomic read", Form::Region, false),
+    directive(D::AtomicWrite, "atomic write", Form::Region, false),
+    directive(D::AtomicUpdate, "atomic update", Form::Region, false),
+    directive(D::AtomicCapture, "atomic capture", Form::Region, false),
+    directive(D::Cache, "cache", Form::Standalone, false),
+    directive(D::Routine, "routine", Form::Declarative, false),
+    directive(D::Declare, "declare", Form::Declarative, false),
+];
+
+/// A clause accc lowers.
+const fn lowered(clause: C, name: &'static str, on: &'static [D], operands: Operands) -> ClauseSpec {
+    ClauseSpec { clause, name, on, operands, modifiers: &[], supported: true }
+}
+
+/// A clause accc recognises and rejects with "not supported yet".
+const fn not_yet(clause: C, name: &'static str, on: &'static [D], operands: Operands) -> ClauseSpec {
+    ClauseSpec { clause, name, on, operands, modifiers: &[], supported: false }
+}
+
+impl ClauseSpec {
+    const fn with_modifiers(self, modifiers: &'static [&'static str]) -> ClauseSpec {
+        ClauseSpec { modifiers, ..self }
+    }
+}
+
+const COMPUTE: &[D] = &[D::Parallel, D::Kernels, D::Serial];
+
+pub static CLAUSES: &[ClauseSpec] = &[
+    // Data clauses.
+    lowered(C::Copy, "copy", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
+    lowered(C::CopyIn, "copyin", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::Declare], Operands::Var)
+        .with_modifiers(&["readonly"]),
+    lowered(C::CopyOut, "copyout", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::ExitData, D::Declare], Operands::Var),
+    lowered(C::Create, "create", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::Declare], Operands::Var),
+    lowered(C::NoCreate, "no_create", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::Var),
+    lowered(C::Present, "present", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
+    lowered(C::DevicePtr, "deviceptr", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
+    not_yet(C::Attach, "attach", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData], Operands::Var),
+    lowered(C::Delete, "delete", &[D::ExitData], Operands::Var),
+    not_yet(C::Detach, "detach", &[D::ExitData], Operands::Var),
+    // `self` on a compute construct is a condition; on `update` it is `host`.
+    not_yet(C::Self_, "self", COMPUTE, Operands::Condition),
+    lowered(C::Self_, "self", &[D::Update], Operands::Var),
+    lowered(C::Host, "host", &[D::Update], Operands::Var),
+    lowered(C::Device, "device", &[D::Update], Operands::Var),
+    lowered(C::Private, "private", &[D::Parallel, D::Serial, D::Loop], Operands::Var),
+    lowered(C::FirstPrivate, "firstprivate", &[D::Parallel, D::Serial], Operands::Var),
+    not_yet(C::Reduction, "reduction", &[D::Parallel, D::Serial, D::Loop], Operands::OpAndVar),
+    // Launch sizes and conditions.
+    lowered(C::NumGangs, "num_gangs", &[D::Parallel, D::Kernels], Operands::OneToThreeInts),
+    lowered(C::NumWorkers, "num_workers", &[D::Parallel, D::Kernels], Operands::Int),
+    lowered(C::VectorLength, "vector_length", &[D::Parallel, D::Kernels], Operands::Int),
+    lowered(
+        C::If,
+        "if",
+        &[
+            D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update, D::HostData,
+            D::Wait, D::Init, D::Shutdown, D::Set, D::Atomic, D::AtomicRead, D::AtomicWrite,
+            D::AtomicUpdate, D::AtomicCapture,
+        ],
+        Operands::Condition,
+    ),
+    not_yet(
+        C::Async,
+        "async",
+        &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update, D::Wait],
+        Operands::OptionalInt,
+    ),
+    not_yet(
+        C::Wait,
+        "wait",
+        &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update],
+        Operands::Ints,
+    ),
+    lowered(C::Default, "default", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::DefaultKind),
+    // Loop schedule. `gang(num: n, dim: d, static: s)` would be `gang` plus one clause per
+    // argument, spelled `gang.num`, `gang.dim` and `gang.static`.
+    lowered(C::Gang, "gang", &[D::Loop, D::Routine], Operands::None),
+    not_yet(C::GangNum, "gang.num", &[D::Loop], Operands::Int),
+    not_yet(C::GangDim, "gang.dim", &[D::Loop, D::Routine], Operands::Int),
+    not_yet(C::GangStatic, "gang.static", &[D::Loop], Operands::IntOrStar),
+    lowered(C::Worker, "worker", &[D::Loop, D::Routine], Operands::OptionalInt).with_modifiers(&["num"]),
+    lowered(C::Vector, "vector", &[D::Loop, D::Routine], Operands::OptionalInt).with_modifiers(&["length"]),
+    lowered(C::Seq, "seq", &[D::Loop, D::Routine], Operands::None),
+    lowered(C::Independent, "independent", &[D::Loop], Operands::None),
+    lowered(C::Auto, "auto", &[D::Loop], Operands::None),
+    lowered(C::Collapse, "collapse", &[D::Loop], Operands::ConstInt),
+    not_yet(C::Tile, "tile", &[D::Loop], Operands::IntsOrStars),
+    // Data directive modifiers.
+    lowered(C::Finalize, "finalize", &[D::ExitData], Operands::None),
+    lowered(C::IfPresent, "if_present", &[D::Update, D::HostData], Operands::None),
+    // Clauses of directives accc does not lower yet, and device_type.
+    not_yet(
+        C::DeviceType,
+        "device_type",
+        &[
+            D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Init, D::Shutdown, D::Set,
+            D::Routine,
+        ],
+        Operands::Names,
+    ),
+    not_yet(C::UseDevice, "use_device", &[D::HostData], Operands::Var),
+    not_yet(C::Bind, "bind", &[D::Routine], Operands::Name),
+    not_yet(C::NoHost, "nohost", &[D::Routine], Operands::None),
+    not_yet(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),
+    not_yet(C::Link, "link", &[D::Declare], Operands::Var),
+    not_yet(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
+    not_yet(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
+];
+
+/// Deprecated and short spellings, and the clause each stands for.
+pub static ALIASES: &[(&str, C)] = &[
+    ("pcopy", C::Copy),
+    ("present_or_copy", C::Copy),
+    ("pcopyin", C::CopyIn),
+    ("present_or_copyin", C::CopyIn),
+    ("pcopyout", C::CopyOut),
+    ("present_or_copyout", C::CopyOut),
+    ("pcreate", C::Create),
+    ("present_or_create", C::Create),
+    ("dtype", C::DeviceType),
+];
