@@ -139,13 +139,13 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
         }
     }
     contract::erase_markers(m);
-    m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
-    drop(t);
     match image {
         Some((job, descriptors)) if mode == Mode::OffloadDeferred => image_job::defer(m, job, descriptors),
         Some((job, descriptors)) => image_job::install(m, &job.wait()?, &descriptors),
         None => {}
     }
+    m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
+    drop(t);
     Ok(true)
 }
 

@@ -21,30 +21,17 @@ use crate::error::{AccError, Loc, Result};
 use crate::ir::{clone_instruction, insert_before, Block, Builder, Context, IntPred, Opcode, Type, Value};
 use std::collections::HashSet;
 
-/// A countable loop as `analyse` finds it, the IR unchanged. The fields mean what
-/// `CountedLoop`'s do, except `step` and `bound`, which describe what the loop computes.
-#[derive(Clone, Debug)]
-pub struct LoopShape {
-    pub header: Block,
-    pub latch: Block,
-    pub preheader: Block,
-    pub exit: Block,
-    pub body_succ: u32,
-    pub blocks: HashSet<Block>,
-    pub iv: Value,
-    pub init: Value,
-    /// How the IV steps: by a loop-invariant amount, added or subtracted.
-    pub step: StepOf,
-    /// The value the condition compares the IV with: loop-invariant, or computed in the
-    /// header from loop-invariant values (`hoist_trip_inputs` copies it to the preheader).
-    pub bound: Value,
-    pub pred: IntPred,
-    pub cmp_cast: Option<Opcode>,
-}
+/// A countable loop as `analyse` finds it, the IR unchanged: its step is a `StepOf` (an
+/// invariant amount, maybe subtracted) and its bound may be computed in the header.
+pub type LoopShape = Countable<StepOf>;
 
-/// A countable loop whose trip count can be computed in its preheader.
+/// A countable loop whose trip count can be computed in its preheader
+/// (`hoist_trip_inputs`): step and bound are available there.
+pub type CountedLoop = Countable<Value>;
+
+/// A countable loop; `Step` says how far `analyse`/`hoist_trip_inputs` have got with it.
 #[derive(Clone, Debug)]
-pub struct CountedLoop {
+pub struct Countable<Step> {
     pub header: Block,
     pub latch: Block,
     pub preheader: Block,
@@ -55,9 +42,11 @@ pub struct CountedLoop {
     pub blocks: HashSet<Block>,
     pub iv: Value,
     pub init: Value,
-    /// The signed amount added to the IV per iteration, available in the preheader.
-    pub step: Value,
-    /// The value the IV is compared with, available in the preheader.
+    /// How the IV steps per iteration: `StepOf` in a `LoopShape`, the signed amount added
+    /// (available in the preheader) in a `CountedLoop`.
+    pub step: Step,
+    /// The value the IV is compared with: loop-invariant or computed in the header from
+    /// loop-invariant values in a `LoopShape`; available in the preheader in a `CountedLoop`.
     pub bound: Value,
     /// Predicate under which the loop continues, with the IV on the left.
     pub pred: IntPred,

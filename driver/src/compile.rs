@@ -113,6 +113,12 @@ impl Step {
         words.extend(self.args.iter().map(|a| quote(a)));
         words.join(" ")
     }
+    fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.args).envs(self.env.iter().map(|(k, v)| (k, v)));
+        c
+    }
+
     /// Runs the step; prints it first with `-v`, and only prints it with `-###`.
     pub fn run(&self, o: &Options) -> Result<()> {
         if o.verbose {
@@ -121,9 +127,8 @@ impl Step {
         if o.dry_run {
             return Ok(());
         }
-        let status = Command::new(&self.program)
-            .args(&self.args)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
+        let status = self
+            .command()
             .status()
             .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
         if status.success() {
@@ -142,9 +147,8 @@ impl Step {
         if o.dry_run {
             return Ok(Running { program: self.program.clone(), child: None });
         }
-        let child = Command::new(&self.program)
-            .args(&self.args)
-            .envs(self.env.iter().map(|(k, v)| (k, v)))
+        let child = self
+            .command()
             .stderr(std::process::Stdio::piped())
             .spawn()
             .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
