@@ -170,22 +170,22 @@ pub fn natural_loops(g: &Graph, idom: &[Option<usize>]) -> Vec<NaturalLoop> {
 
 /// A block that is nothing but `unreachable` (a call to a noreturn function before it, such
 /// as `exit()`, still makes the block an exit).
-fn is_bare_unreachable(b: Block) -> bool {
+fn is_bare_unreachable<'ctx>(b: Block<'ctx>) -> bool {
     let is = b.instructions();
     is.len() == 1 && is[0].opcode() == Some(llvm_sys::LLVMOpcode::LLVMUnreachable)
 }
 
 /// A graph bound to one function's blocks.
-pub struct FunctionCfg {
-    pub blocks: Vec<Block>,
-    pub index: HashMap<Block, usize>,
+pub struct FunctionCfg<'ctx> {
+    pub blocks: Vec<Block<'ctx>>,
+    pub index: HashMap<Block<'ctx>, usize>,
     pub graph: Graph,
     pub idom: Vec<Option<usize>>,
     pub post_idom: Vec<Option<usize>>,
 }
 
-impl FunctionCfg {
-    pub fn new(f: Value) -> FunctionCfg {
+impl<'ctx> FunctionCfg<'ctx> {
+    pub fn new(f: Value<'ctx>) -> FunctionCfg<'ctx> {
         let blocks = f.blocks();
         let index: HashMap<Block, usize> = blocks.iter().enumerate().map(|(i, b)| (*b, i)).collect();
         let succ = blocks.iter().map(|b| b.successors().iter().map(|s| index[s]).collect()).collect();
@@ -198,15 +198,15 @@ impl FunctionCfg {
         FunctionCfg { blocks, index, graph, idom, post_idom }
     }
 
-    pub fn dominates(&self, a: Block, b: Block) -> bool {
+    pub fn dominates(&self, a: Block<'ctx>, b: Block<'ctx>) -> bool {
         tree_dominates(&self.idom, self.index[&a], self.index[&b])
     }
 
-    pub fn post_dominates(&self, a: Block, b: Block) -> bool {
+    pub fn post_dominates(&self, a: Block<'ctx>, b: Block<'ctx>) -> bool {
         tree_dominates(&self.post_idom, self.index[&a], self.index[&b])
     }
 
-    fn same_block_before(a: Value, b: Value) -> bool {
+    fn same_block_before(a: Value<'ctx>, b: Value<'ctx>) -> bool {
         let mut cur = Some(a);
         while let Some(i) = cur {
             if i == b {
@@ -218,7 +218,7 @@ impl FunctionCfg {
     }
 
     /// Instruction `a` dominates instruction `b` (a == b counts).
-    pub fn dominates_inst(&self, a: Value, b: Value) -> bool {
+    pub fn dominates_inst(&self, a: Value<'ctx>, b: Value<'ctx>) -> bool {
         let (ba, bb) = (a.parent_block(), b.parent_block());
         if ba == bb {
             Self::same_block_before(a, b)
@@ -227,7 +227,7 @@ impl FunctionCfg {
         }
     }
 
-    pub fn post_dominates_inst(&self, a: Value, b: Value) -> bool {
+    pub fn post_dominates_inst(&self, a: Value<'ctx>, b: Value<'ctx>) -> bool {
         let (ba, bb) = (a.parent_block(), b.parent_block());
         if ba == bb {
             Self::same_block_before(b, a)

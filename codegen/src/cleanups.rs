@@ -30,7 +30,7 @@ pub type SlotStore = Option<Option<i64>>;
 
 /// Retargets the infeasible cleanup-switch edges of every function with a definition that
 /// calls `marker` (`__acc_begin`). Returns whether anything changed.
-pub fn prune(m: Module, marker: &str) -> bool {
+pub fn prune<'ctx>(m: Module<'ctx>, marker: &str) -> bool {
     let Some(begin) = m.function(marker) else { return false };
     let mut changed = false;
     for f in m.functions() {
@@ -42,9 +42,9 @@ pub fn prune(m: Module, marker: &str) -> bool {
     changed
 }
 
-fn prune_function(m: Module, f: Value) -> bool {
+fn prune_function<'ctx>(m: Module<'ctx>, f: Value<'ctx>) -> bool {
     let blocks = f.blocks();
-    let index = |b: Block| blocks.iter().position(|x| *x == b).expect("a successor is a block of the function");
+    let index = |b: Block<'ctx>| blocks.iter().position(|x| *x == b).expect("a successor is a block of the function");
     let succ: Vec<Vec<usize>> = blocks.iter().map(|b| b.successors().into_iter().map(index).collect()).collect();
     let slots: Vec<Option<Value>> = blocks.iter().map(|b| switched_slot(*b)).collect();
     let mut changed = false;
@@ -77,7 +77,7 @@ fn prune_function(m: Module, f: Value) -> bool {
 /// Points the switch ending `b` at a new `unreachable` block for successors `dead`. One
 /// block per switch: a region outlined later takes its blocks with it, and a block shared
 /// with another region would end up in two functions.
-fn retarget(m: Module, f: Value, b: Block, dead: &[usize]) -> bool {
+fn retarget<'ctx>(m: Module<'ctx>, f: Value<'ctx>, b: Block<'ctx>, dead: &[usize]) -> bool {
     let t = b.terminator().expect("a switch terminates its block");
     let targets = t.successors();
     if dead.is_empty() || dead.iter().any(|k| targets[*k].first_instruction().is_some_and(|i| i.is_phi())) {
@@ -145,7 +145,7 @@ pub fn infeasible_successors(n: usize, cases: &[i64], values: &BTreeSet<i64>) ->
 
 /// The alloca a block's `switch` reads through a load, when its address is only ever loaded
 /// from and stored to (so its stores are all the values it holds).
-fn switched_slot(b: Block) -> Option<Value> {
+fn switched_slot<'ctx>(b: Block<'ctx>) -> Option<Value<'ctx>> {
     let t = b.terminator()?;
     if t.opcode() != Some(LLVMOpcode::LLVMSwitch) {
         return None;
@@ -163,7 +163,7 @@ fn switched_slot(b: Block) -> Option<Value> {
     plain.then_some(slot)
 }
 
-fn last_store(b: Block, slot: Value) -> SlotStore {
+fn last_store<'ctx>(b: Block<'ctx>, slot: Value<'ctx>) -> SlotStore {
     b.instructions()
         .into_iter()
         .filter(|i| i.opcode() == Some(LLVMOpcode::LLVMStore) && i.operand(1) == slot)

@@ -91,25 +91,25 @@ pub enum DataKind {
 
 /// A clause item: the bytes `[base + lower*elem_size, base + (lower+length)*elem_size)`.
 #[derive(Clone, Debug)]
-pub struct Var {
-    pub base: Value,
-    pub lower: Value,
-    pub length: Value,
-    pub elem_size: Value,
+pub struct Var<'ctx> {
+    pub base: Value<'ctx>,
+    pub lower: Value<'ctx>,
+    pub length: Value<'ctx>,
+    pub elem_size: Value<'ctx>,
     pub text: String,
 }
 
 #[derive(Clone, Debug)]
-pub enum Clause {
-    Data(DataKind, Var),
+pub enum Clause<'ctx> {
+    Data(DataKind, Var<'ctx>),
     /// `update device(...)` (true) or `update self/host(...)` (false).
-    Update { to_device: bool, var: Var },
-    Private(Var),
-    FirstPrivate(Var),
-    NumGangs(Value),
-    NumWorkers(Value),
-    VectorLength(Value),
-    If(Value),
+    Update { to_device: bool, var: Var<'ctx> },
+    Private(Var<'ctx>),
+    FirstPrivate(Var<'ctx>),
+    NumGangs(Value<'ctx>),
+    NumWorkers(Value<'ctx>),
+    VectorLength(Value<'ctx>),
+    If(Value<'ctx>),
     Default(String),
     Gang,
     Worker,
@@ -123,31 +123,31 @@ pub enum Clause {
 }
 
 #[derive(Clone, Debug)]
-pub struct Directive {
+pub struct Directive<'ctx> {
     pub id: u32,
     pub kind: DirectiveKind,
     pub name: String,
     pub loc: Loc,
-    pub clauses: Vec<Clause>,
-    pub begin: Value,
-    pub end: Value,
+    pub clauses: Vec<Clause<'ctx>>,
+    pub begin: Value<'ctx>,
+    pub end: Value<'ctx>,
     /// The `__acc_clause` calls, in order.
-    pub clause_calls: Vec<Value>,
-    pub function: Value,
+    pub clause_calls: Vec<Value<'ctx>>,
+    pub function: Value<'ctx>,
 }
 
-impl Directive {
-    pub fn has(&self, pred: impl Fn(&Clause) -> bool) -> bool {
+impl<'ctx> Directive<'ctx> {
+    pub fn has(&self, pred: impl Fn(&Clause<'ctx>) -> bool) -> bool {
         self.clauses.iter().any(pred)
     }
     /// The last marker call before the region body: the body starts right after it.
-    pub fn last_header_call(&self) -> Value {
+    pub fn last_header_call(&self) -> Value<'ctx> {
         *self.clause_calls.last().unwrap_or(&self.begin)
     }
 }
 
 /// Reads and verifies every directive in the module, grouped by function in program order.
-pub fn read_module(m: Module) -> Result<Vec<Directive>> {
+pub fn read_module<'ctx>(m: Module<'ctx>) -> Result<Vec<Directive<'ctx>>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     for f in m.functions() {
@@ -166,20 +166,20 @@ pub fn read_module(m: Module) -> Result<Vec<Directive>> {
 }
 
 #[derive(Default)]
-struct Pieces {
-    begin: Option<Value>,
-    end: Option<Value>,
-    clauses: Vec<Value>,
+struct Pieces<'ctx> {
+    begin: Option<Value<'ctx>>,
+    end: Option<Value<'ctx>>,
+    clauses: Vec<Value<'ctx>>,
 }
 
-fn marker_id(call: Value, what: &str) -> Result<u32> {
+fn marker_id<'ctx>(call: Value<'ctx>, what: &str) -> Result<u32> {
     call.call_arg(0)
         .const_int_value()
         .and_then(|v| u32::try_from(v).ok())
         .ok_or_else(|| malformed(call, &format!("the first operand of {what} must be an i32 constant id")))
 }
 
-fn malformed(call: Value, why: &str) -> AccError {
+fn malformed<'ctx>(call: Value<'ctx>, why: &str) -> AccError {
     AccError::user(
         &Loc { file: call.parent_function().name(), line: 0, col: 0 },
         format!("malformed OpenACC IR contract in function '{}': {why}\n  {}", call.parent_function().name(), call.to_string().trim()),
@@ -188,11 +188,11 @@ fn malformed(call: Value, why: &str) -> AccError {
 
 /// Reads the loop directives left in an outlined region (a kernel in the device module):
 /// there the enclosing compute construct is the function itself.
-pub fn read_kernel(f: Value) -> Result<Vec<Directive>> {
+pub fn read_kernel<'ctx>(f: Value<'ctx>) -> Result<Vec<Directive<'ctx>>> {
     read_function(f, true)
 }
 
-fn read_function(f: Value, in_kernel: bool) -> Result<Vec<Directive>> {
+fn read_function<'ctx>(f: Value<'ctx>, in_kernel: bool) -> Result<Vec<Directive<'ctx>>> {
     let mut by_id: BTreeMap<u32, Pieces> = BTreeMap::new();
     let mut order: Vec<u32> = Vec::new();
     for b in f.blocks() {
@@ -242,7 +242,7 @@ fn read_function(f: Value, in_kernel: bool) -> Result<Vec<Directive>> {
     Ok(out)
 }
 
-fn build_directive(id: u32, p: Pieces, f: Value, cfg: &FunctionCfg) -> Result<Directive> {
+fn build_directive<'ctx>(id: u32, p: Pieces<'ctx>, f: Value<'ctx>, cfg: &FunctionCfg<'ctx>) -> Result<Directive<'ctx>> {
     let begin = p.begin.expect("built from a begin");
     if begin.call_arg_count() != 5 {
         return Err(malformed(begin, "__acc_begin takes (i32 id, ptr directive, ptr file, i32 line, i32 col)"));
@@ -279,7 +279,7 @@ fn build_directive(id: u32, p: Pieces, f: Value, cfg: &FunctionCfg) -> Result<Di
 
 /// A launch size known at compile time must be positive (one only known at run time is
 /// checked there: `__accrt_check_launch_size`).
-fn launch_size(loc: &Loc, clause: &str, v: Value) -> Result<Value> {
+fn launch_size<'ctx>(loc: &Loc, clause: &str, v: Value<'ctx>) -> Result<Value<'ctx>> {
     match v.const_int_value() {
         Some(n) if n <= 0 => Err(AccError::user(loc, format!("{clause}({n}): the value must be positive"))),
         _ => Ok(v),
@@ -288,7 +288,7 @@ fn launch_size(loc: &Loc, clause: &str, v: Value) -> Result<Value> {
 
 /// Reads one `__acc_clause` call of directive `on`: the table says what its name means there
 /// and which operands it takes.
-fn parse_clause(call: Value, loc: &Loc, on: acc::Directive) -> Result<Clause> {
+fn parse_clause<'ctx>(call: Value<'ctx>, loc: &Loc, on: acc::Directive) -> Result<Clause<'ctx>> {
     let Some(name) = call.call_arg(1).const_string() else {
         return Err(malformed(call, "the clause name must be a constant string"));
     };
@@ -306,8 +306,8 @@ fn parse_clause(call: Value, loc: &Loc, on: acc::Directive) -> Result<Clause> {
 }
 
 /// Whether a clause call's operands (after the id and the name) have the table's shape.
-fn has_operands(shape: Operands, args: &[Value]) -> bool {
-    let int = |v: &Value| v.ty().is_int() && v.ty().int_width() == 64;
+fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
+    let int = |v: &Value<'ctx>| v.ty().is_int() && v.ty().int_width() == 64;
     match shape {
         Operands::None => args.is_empty(),
         Operands::Var => args.len() == 5 && args[0].ty().is_ptr() && args[1..4].iter().all(int) && args[4].ty().is_ptr(),
@@ -352,7 +352,7 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
 }
 
 /// The pass's reading of a supported clause whose operands have the table's shape.
-fn lower_clause(call: Value, clause: acc::Clause, name: &str, args: &[Value], loc: &Loc) -> Result<Clause> {
+fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: &[Value<'ctx>], loc: &Loc) -> Result<Clause<'ctx>> {
     use acc::Clause as C;
     let var = || Var {
         base: args[0],
@@ -397,12 +397,12 @@ fn lower_clause(call: Value, clause: acc::Clause, name: &str, args: &[Value], lo
 /// Regions nest properly, and compute regions do not nest; loops live inside compute regions.
 /// `outer`'s region contains `inner`'s: entering inner means having entered outer, and
 /// leaving inner still has outer's end ahead.
-pub fn encloses(cfg: &FunctionCfg, outer: (Value, Value), inner: (Value, Value)) -> bool {
+pub fn encloses<'ctx>(cfg: &FunctionCfg<'ctx>, outer: (Value<'ctx>, Value<'ctx>), inner: (Value<'ctx>, Value<'ctx>)) -> bool {
     outer.0 != inner.0 && cfg.dominates_inst(outer.0, inner.0) && cfg.post_dominates_inst(outer.1, inner.1)
 }
 
-fn verify_nesting(ds: &[Directive], cfg: &FunctionCfg, in_kernel: bool) -> Result<()> {
-    let inside = |inner: &Directive, outer: &Directive| encloses(cfg, (outer.begin, outer.end), (inner.begin, inner.end));
+fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kernel: bool) -> Result<()> {
+    let inside = |inner: &Directive<'ctx>, outer: &Directive<'ctx>| encloses(cfg, (outer.begin, outer.end), (inner.begin, inner.end));
     for d in ds {
         let enclosing_compute = ds.iter().find(|o| o.kind.is_compute() && inside(d, o));
         match d.kind {
@@ -424,7 +424,7 @@ fn verify_nesting(ds: &[Directive], cfg: &FunctionCfg, in_kernel: bool) -> Resul
 }
 
 /// Erases every marker call and the marker declarations.
-pub fn erase_markers(m: Module) {
+pub fn erase_markers<'ctx>(m: Module<'ctx>) {
     for name in [BEGIN, CLAUSE, END] {
         if let Some(f) = m.function(name) {
             for u in f.users() {
@@ -440,7 +440,7 @@ pub fn erase_markers(m: Module) {
 }
 
 /// Erases the clause calls of one directive (its operands stay for whoever uses them).
-pub fn erase_clause_calls(d: &Directive) {
+pub fn erase_clause_calls<'ctx>(d: &Directive<'ctx>) {
     for c in &d.clause_calls {
         c.erase();
     }

@@ -12,7 +12,7 @@ use crate::host_stub::section;
 use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::rt::Runtime;
 
-pub fn lower(m: Module, d: &Directive) -> Result<()> {
+pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     for c in &d.clauses {
@@ -55,7 +55,7 @@ pub fn lower(m: Module, d: &Directive) -> Result<()> {
     Ok(())
 }
 
-fn call_item(b: &Builder, ctx: Context, f: Value, v: &Var, kind: Option<DataKind>, loc: Value) {
+fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, v: &Var<'ctx>, kind: Option<DataKind>, loc: Value<'ctx>) {
     let (addr, bytes) = section(b, ctx, v);
     let text = b.global_string(&v.text, ".acc.text");
     match kind {
@@ -65,7 +65,7 @@ fn call_item(b: &Builder, ctx: Context, f: Value, v: &Var, kind: Option<DataKind
 }
 
 /// Emits `body` before `at`, under `if (cond != 0)` when there is a condition.
-fn emit_guarded(ctx: Context, at: Value, cond: Option<Value>, body: impl FnOnce(&Builder)) {
+fn emit_guarded<'ctx>(ctx: Context<'ctx>, at: Value<'ctx>, cond: Option<Value<'ctx>>, body: impl FnOnce(&Builder<'ctx>)) {
     let b = ctx.builder();
     match cond {
         None => {

@@ -37,7 +37,7 @@ pub fn unsupported_float(kind: LLVMTypeKind) -> Option<&'static str> {
 }
 
 /// The first unsupported floating-point type in `t` or the types it is built from.
-fn find_unsupported_float(t: Type, seen: &mut HashSet<Type>) -> Option<&'static str> {
+fn find_unsupported_float<'ctx>(t: Type<'ctx>, seen: &mut HashSet<Type<'ctx>>) -> Option<&'static str> {
     if !seen.insert(t) {
         return None;
     }
@@ -46,12 +46,12 @@ fn find_unsupported_float(t: Type, seen: &mut HashSet<Type>) -> Option<&'static 
 
 /// Errors at the first `_Thread_local` variable that a compute region uses directly.
 /// `cfgs` are the host functions' CFGs, taken before any region was outlined.
-pub fn thread_locals_in_regions(m: Module, directives: &[Directive], cfgs: &HashMap<Value, FunctionCfg>) -> Result<()> {
+pub fn thread_locals_in_regions<'ctx>(m: Module<'ctx>, directives: &[Directive<'ctx>], cfgs: &HashMap<Value<'ctx>, FunctionCfg<'ctx>>) -> Result<()> {
     for g in m.globals().into_iter().filter(|g| g.is_thread_local()) {
         for i in crate::globals::instruction_users(g) {
             let f = i.parent_function();
             let Some(cfg) = cfgs.get(&f) else { continue };
-            let inside = |d: &&Directive| {
+            let inside = |d: &&Directive<'ctx>| {
                 d.kind.is_compute() && d.function == f && cfg.dominates_inst(d.begin, i) && cfg.post_dominates_inst(d.end, i)
             };
             if let Some(d) = directives.iter().find(inside) {
@@ -64,8 +64,8 @@ pub fn thread_locals_in_regions(m: Module, directives: &[Directive], cfgs: &Hash
 
 /// Errors at the first value of an unsupported type, or thread-local global, in the code
 /// the kernels run.
-pub fn device_module(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Result<()> {
-    let region_of = |f: Value| -> Loc {
+pub fn device_module<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>]) -> Result<()> {
+    let region_of = |f: Value<'ctx>| -> Loc {
         kernels
             .iter()
             .zip(regions)
@@ -95,7 +95,7 @@ pub fn device_module(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Re
 
 /// An unsupported floating-point type in the instruction's result, operands or the memory
 /// type it works on (alloca, GEP).
-fn instruction_float(i: Value) -> Option<&'static str> {
+fn instruction_float<'ctx>(i: Value<'ctx>) -> Option<&'static str> {
     let mut seen = HashSet::new();
     let mut types = vec![i.ty()];
     types.extend(i.operands().into_iter().map(|o| o.ty()));
@@ -108,7 +108,7 @@ fn instruction_float(i: Value) -> Option<&'static str> {
     types.into_iter().find_map(|t| find_unsupported_float(t, &mut seen))
 }
 
-fn thread_local_error(g: Value, loc: &Loc) -> AccError {
+fn thread_local_error<'ctx>(g: Value<'ctx>, loc: &Loc) -> AccError {
     AccError::user(
         loc,
         format!(
@@ -120,7 +120,7 @@ fn thread_local_error(g: Value, loc: &Loc) -> AccError {
 }
 
 /// The instruction's `-g` location, else `fallback` (the compute construct's).
-fn loc_of(i: Value, fallback: &Loc) -> Loc {
+fn loc_of<'ctx>(i: Value<'ctx>, fallback: &Loc) -> Loc {
     match i.debug_loc() {
         Some((file, line, col)) if !file.is_empty() => Loc { file, line, col },
         _ => fallback.clone(),

@@ -11,7 +11,7 @@ use crate::contract::{self, Clause, Directive, DirectiveKind};
 use crate::error::{AccError, Loc, Result};
 use crate::expr::{extract, Expr};
 use crate::image_job::ImageJob;
-use crate::ir::{Module, OwnedContext, Value};
+use crate::ir::{Module, OwnedContext, OwnedModule, Value};
 use crate::mapping::{assign_levels, default_shape, LaunchShape, Levels, LoopDesc, LoopKind};
 use crate::options::Options;
 use crate::outline::Outlined;
@@ -52,22 +52,22 @@ impl KernelPlan {
     }
 }
 
-pub struct DeviceOutput {
+pub struct DeviceOutput<'ctx> {
     /// The embedded image (one cubin per architecture plus the PTX, image.rs), being built
     /// on a thread of its own (image_job.rs).
     pub image: ImageJob,
     pub plans: Vec<KernelPlan>,
     /// Per kernel, its emulator entry in the host module (emulator.rs).
-    pub emulator_entries: Vec<Value>,
+    pub emulator_entries: Vec<Value<'ctx>>,
 }
 
-pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<DeviceOutput> {
+pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options) -> Result<DeviceOutput<'ctx>> {
     // Optimised once, for the oldest architecture asked for; each cubin is then generated
     // from that IR.
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let dev = host.clone_module();
-    let result = build_in(dev, regions, opts, &target);
-    dev.dispose();
+    let result = build_in(dev.handle(), regions, opts, &target);
+    drop(dev);
     let (bitcode, plans, emu) = result?;
     let image = ImageJob::spawn(bitcode, opts.clone());
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
@@ -79,7 +79,7 @@ pub fn build(host: Module, regions: &[Outlined], opts: &Options) -> Result<Devic
 /// The prepared device module as bitcode, the kernel plans and the emulator's copy of the
 /// device module (taken after every device-semantics transformation, before anything
 /// NVPTX-specific).
-fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, Module)> {
+fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
     let kernels: Vec<Value> = regions
         .iter()
         .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
@@ -98,19 +98,14 @@ fn build_in(dev: Module, regions: &[Outlined], opts: &Options, target: &Nvptx) -
     drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();
-    match prepare_nvptx(dev, &kernels, regions, opts) {
-        Ok(bitcode) => Ok((bitcode, plans, emu)),
-        Err(e) => {
-            emu.dispose();
-            Err(e)
-        }
-    }
+    let bitcode = prepare_nvptx(dev, &kernels, regions, opts)?;
+    Ok((bitcode, plans, emu))
 }
 
 /// The NVPTX-specific steps that can fail on the user's code: libdevice and the NVPTX device
 /// runtime linked in, calls without a device version reported. Returns the module as
 /// bitcode for `compile_image`, which runs on a thread of its own.
-fn prepare_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Options) -> Result<Vec<u8>> {
+fn prepare_nvptx<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>], opts: &Options) -> Result<Vec<u8>> {
     let _t = crate::timing::phase("link device libraries");
     // ptxas keeps line information only without optimising less (-lineinfo, not -g), so
     // kernels carry line directives, as clang's CUDA device code does at -O1 and above.
@@ -130,11 +125,12 @@ fn prepare_nvptx(dev: Module, kernels: &[Value], regions: &[Outlined], opts: &Op
 /// cubin per architecture. Runs in a context of its own, so it may run on any thread.
 pub fn compile_image(bitcode: &[u8], opts: &Options) -> Result<Vec<u8>> {
     let owned = OwnedContext::new();
-    let dev = owned.context().parse_bitcode(bitcode, "device").map_err(AccError::internal)?;
+    let dev_owned = owned.context().parse_bitcode(bitcode, "device").map_err(AccError::internal)?;
+    let dev = dev_owned.handle();
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
     let t = crate::timing::phase("device pipeline");
-    dev.run_passes(&pipeline, Some(target.raw())).map_err(AccError::internal)?;
+    dev.run_passes(&pipeline, Some(target.machine())).map_err(AccError::internal)?;
     drop(t);
     dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
 
@@ -143,13 +139,14 @@ pub fn compile_image(bitcode: &[u8], opts: &Options) -> Result<Vec<u8>> {
         write(&p, &dev.print_to_string())?;
     }
     // The module goes with `owned`.
-    generate(dev, opts, &keep)
+    generate(&dev_owned, opts, &keep)
 }
 
 /// PTX and a cubin per architecture, and the portable PTX, packed into the image. With
 /// `-save-temps` and one architecture: `<prefix>.ptx` and `.cubin`; with several, also
 /// `<prefix>.sm_XX.ptx` and `.sm_XX.cubin` each (`<prefix>.ptx` is the embedded PTX).
-fn generate(dev: Module, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<Vec<u8>> {
+fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<Vec<u8>> {
+    let dev = dev_owned.handle();
     let portable = ptx::portable_arch(&opts.gpu_archs);
     let several = opts.gpu_archs.len() > 1;
     let mut cubins = Vec::new();
@@ -159,7 +156,7 @@ fn generate(dev: Module, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path
         let t = crate::timing::phase("emit ptx");
         // Code generation changes the IR: it gets a copy unless nothing else is built from it.
         let last_use = !several && *arch == portable;
-        let ptx_text = if last_use { Nvptx::new(arch, opts.opt_level)?.emit_ptx(dev)? } else { emit_for(dev, arch, opts)? };
+        let ptx_text = if last_use { Nvptx::new(arch, opts.opt_level)?.emit_ptx(&dev_owned)? } else { emit_for(dev, arch, opts)? };
         drop(t);
         let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
         let _t = crate::timing::phase("ptxas");
@@ -186,12 +183,9 @@ fn generate(dev: Module, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path
 }
 
 /// PTX for `arch` from a copy of the optimised module (code generation changes the IR).
-fn emit_for(dev: Module, arch: &str, opts: &Options) -> Result<String> {
+fn emit_for<'ctx>(dev: Module<'ctx>, arch: &str, opts: &Options) -> Result<String> {
     let target = Nvptx::new(arch, opts.opt_level)?;
-    let copy = dev.clone_module();
-    let text = target.emit_ptx(copy);
-    copy.dispose();
-    text
+    target.emit_ptx(&dev.clone_module())
 }
 
 fn write(p: &std::path::Path, text: &str) -> Result<()> {
@@ -200,7 +194,7 @@ fn write(p: &std::path::Path, text: &str) -> Result<()> {
 
 /// Retargets the clone to NVPTX: kernels get the kernel calling convention and external
 /// linkage; everything else becomes internal so that only what kernels use survives.
-fn retarget(dev: Module, kernels: &[Value], target: &Nvptx) {
+fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], target: &Nvptx) {
     for name in ["llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"] {
         if let Some(g) = dev.global(name) {
             g.erase_global();
@@ -234,7 +228,7 @@ fn retarget(dev: Module, kernels: &[Value], target: &Nvptx) {
 
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
-fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<KernelPlan> {
+fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts: &Options) -> Result<KernelPlan> {
     let loops: Vec<Directive> = contract::read_kernel(k)?
         .into_iter()
         .filter(|d| d.kind == DirectiveKind::Loop)
@@ -294,10 +288,10 @@ fn plan_kernel(dev: Module, r: &Outlined, k: Value, opts: &Options) -> Result<Ke
 /// Names each array of an explicit `private` clause after the level of its construct
 /// (privatize.rs reads the names once SSA construction has run): on a loop, the loop's
 /// levels; on a `parallel` construct, the gang.
-fn mark_private_clauses(k: Value, r: &Outlined, loops: &[Directive], levels: &[Levels]) {
+fn mark_private_clauses<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>, loops: &[Directive<'ctx>], levels: &[Levels]) {
     use crate::privatize::{suffix_for, GANG_SUFFIX};
     let combined = matches!(r.directive.kind, DirectiveKind::Compute { combined_loop: true, .. });
-    let mark = |a: Value, suffix: &str| {
+    let mark = |a: Value<'ctx>, suffix: &str| {
         if a.is_alloca() && !a.allocated_type().is_scalar() && !a.name().ends_with(suffix) {
             a.set_name(&format!("{}{suffix}", a.name()));
         }
@@ -323,15 +317,15 @@ fn mark_private_clauses(k: Value, r: &Outlined, loops: &[Directive], levels: &[L
     }
 }
 
-enum LoopSource<'a> {
+enum LoopSource<'ctx, 'a> {
     Combined,
-    Directive(&'a Directive),
+    Directive(&'a Directive<'ctx>),
 }
 
 /// Loop descriptions (kind, parent), collapse counts and locations, in program order.
-fn describe(all: &[LoopSource], region: &Directive, k: Value) -> Vec<(LoopDesc, u32, Loc)> {
+fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'ctx>, k: Value<'ctx>) -> Vec<(LoopDesc, u32, Loc)> {
     let cfg = crate::cfg::FunctionCfg::new(k);
-    let clauses_of = |s: &LoopSource| -> Vec<Clause> {
+    let clauses_of = |s: &LoopSource<'ctx, '_>| -> Vec<Clause> {
         match s {
             LoopSource::Combined => region.clauses.clone(),
             LoopSource::Directive(d) => d.clauses.clone(),
@@ -340,7 +334,7 @@ fn describe(all: &[LoopSource], region: &Directive, k: Value) -> Vec<(LoopDesc, 
     let mut out = Vec::new();
     for (i, s) in all.iter().enumerate() {
         let cl = clauses_of(s);
-        let has = |f: &dyn Fn(&Clause) -> bool| cl.iter().any(f);
+        let has = |f: &dyn Fn(&Clause<'ctx>) -> bool| cl.iter().any(f);
         let explicit = Levels {
             gang: has(&|c| matches!(c, Clause::Gang)),
             worker: has(&|c| matches!(c, Clause::Worker)),
@@ -377,7 +371,7 @@ fn describe(all: &[LoopSource], region: &Directive, k: Value) -> Vec<(LoopDesc, 
 
 /// Gives the combined construct's loop the same begin/end markers a `loop` directive has:
 /// a begin at the kernel entry and an end before each return.
-fn combined_markers(dev: Module, k: Value, d: &Directive) -> Result<(Option<Value>, Option<Value>)> {
+fn combined_markers<'ctx>(dev: Module<'ctx>, k: Value<'ctx>, d: &Directive<'ctx>) -> Result<(Option<Value<'ctx>>, Option<Value<'ctx>>)> {
     let DirectiveKind::Compute { combined_loop: true, .. } = d.kind else {
         return Ok((None, None));
     };
@@ -400,9 +394,9 @@ fn combined_markers(dev: Module, k: Value, d: &Directive) -> Result<(Option<Valu
 
 /// Calls to functions without a body: LLVM intrinsics stay, C math functions become
 /// libdevice's `__nv_*`, anything else cannot run on the device.
-fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, regions: &[Outlined]) -> Result<()> {
+fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts: &Options, regions: &[Outlined<'ctx>]) -> Result<()> {
     let mut needs_libdevice = false;
-    let mut libdevice: Option<Module> = None;
+    let mut libdevice: Option<OwnedModule> = None;
     for f in dev.functions() {
         if !f.is_declaration() || f.users().is_empty() {
             continue;
@@ -415,7 +409,7 @@ fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, region
             let path = ptx::libdevice_path(&opts.cuda_dir);
             libdevice = Some(dev.context().read_bitcode(&path).map_err(|e| AccError::internal(format!("cannot load libdevice: {e} (run scripts/setup)")))?);
         }
-        let ld = libdevice.expect("loaded above");
+        let ld = libdevice.as_ref().expect("loaded above").handle();
         let nv = format!("__nv_{name}");
         match ld.function(&nv) {
             Some(_) => {
@@ -430,9 +424,6 @@ fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, region
                     .find(|(k, _)| f.users().iter().any(|u| u.is_instruction() && u.parent_function() == **k))
                     .map(|(_, r)| r.directive.loc.clone())
                     .unwrap_or_default();
-                if let Some(l) = libdevice {
-                    l.dispose();
-                }
                 return Err(AccError::user(
                     &loc,
                     format!("function '{name}' is called in a compute region but has no device version (OpenACC 'routine' is not supported yet)"),
@@ -443,19 +434,17 @@ fn resolve_external_calls(dev: Module, kernels: &[Value], opts: &Options, region
     if let Some(ld) = libdevice {
         if needs_libdevice {
             dev.link(ld).map_err(AccError::internal)?;
-        } else {
-            ld.dispose();
         }
     }
     Ok(())
 }
 
-fn link_device_runtime(dev: Module) -> Result<()> {
+fn link_device_runtime<'ctx>(dev: Module<'ctx>) -> Result<()> {
     let rt = dev.context().parse_ir(DEVICE_RUNTIME, "runtime-ir/nvptx.ll").map_err(|e| AccError::internal(format!("runtime-ir does not parse: {e}")))?;
     dev.link(rt).map_err(AccError::internal)
 }
 
-fn internalize_all_but(dev: Module, kernels: &[Value]) {
+fn internalize_all_but<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>]) {
     let names: Vec<String> = kernels.iter().map(|k| k.name()).collect();
     for f in dev.functions() {
         if !f.is_declaration() && !names.contains(&f.name()) {

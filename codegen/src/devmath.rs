@@ -76,7 +76,7 @@ pub fn lowering(name: &str) -> Option<Lowering> {
 /// device code calls any function it has no body for besides LLVM intrinsics and the
 /// device runtime's (parsing libm.c costs more than compiling a small kernel). Run after
 /// `lower_intrinsics`, which turns intrinsics into such calls.
-pub fn link_libm(dev: Module) -> Result<()> {
+pub fn link_libm<'ctx>(dev: Module<'ctx>) -> Result<()> {
     let calls_library = dev.functions().into_iter().any(|f| {
         let name = f.name();
         f.is_declaration() && !f.users().is_empty() && !name.starts_with("llvm.") && !crate::devrt::ALL.contains(&name.as_str())
@@ -85,9 +85,9 @@ pub fn link_libm(dev: Module) -> Result<()> {
         return Ok(());
     }
     let lib = dev.context().parse_bitcode(LIBM_BC, "runtime-ir/libm.c").map_err(|e| AccError::internal(format!("runtime-ir/libm.c does not parse: {e}")))?;
-    lib.set_triple(&dev.triple());
-    lib.set_data_layout(&dev.data_layout());
-    for f in lib.functions() {
+    lib.handle().set_triple(&dev.triple());
+    lib.handle().set_data_layout(&dev.data_layout());
+    for f in lib.handle().functions() {
         // Compiled for the host: its CPU and features mean nothing to the NVPTX back end.
         for attr in ["target-cpu", "target-features", "tune-cpu"] {
             f.remove_fn_string_attr(attr);
@@ -104,7 +104,7 @@ pub fn link_libm(dev: Module) -> Result<()> {
 }
 
 /// Replaces every call to an intrinsic in `lowering`'s table by its C function.
-pub fn lower_intrinsics(dev: Module) {
+pub fn lower_intrinsics<'ctx>(dev: Module<'ctx>) {
     for f in dev.functions() {
         if !f.is_declaration() {
             continue;
@@ -123,7 +123,7 @@ pub fn lower_intrinsics(dev: Module) {
 
 /// `%r = call { A, B } @intrinsic(x)` → out-parameter slots, `call @c(x, slots...)`, `%r`
 /// rebuilt from the call's result (with one slot) and the slots' values.
-fn rewrite_calls(dev: Module, intrinsic: Value, c: &str, slots: usize) {
+fn rewrite_calls<'ctx>(dev: Module<'ctx>, intrinsic: Value<'ctx>, c: &str, slots: usize) {
     let ctx = dev.context();
     let b = ctx.builder();
     let fields = intrinsic.function_type().contained_types()[0].contained_types();

@@ -30,13 +30,13 @@ pub enum Scope {
 }
 
 /// `i64 name()` for one of the id/count functions.
-pub fn id(m: Module, b: &Builder, name: &str) -> Value {
+pub fn id<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, name: &str) -> Value<'ctx> {
     let ctx = m.context();
     b.call(m.get_or_add_function(name, ctx.fn_type(ctx.i64(), &[], false)), &[], "")
 }
 
 /// A synchronisation point of `scope`.
-pub fn sync(m: Module, b: &Builder, scope: Scope) -> Value {
+pub fn sync<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, scope: Scope) -> Value<'ctx> {
     let ctx = m.context();
     let name = match scope {
         Scope::Gang => SYNC_GANG,
@@ -46,7 +46,7 @@ pub fn sync(m: Module, b: &Builder, scope: Scope) -> Value {
 }
 
 /// The scope of a call to a sync function, if `i` is one.
-pub fn sync_scope(i: Value) -> Option<Scope> {
+pub fn sync_scope<'ctx>(i: Value<'ctx>) -> Option<Scope> {
     match i.called_name()?.as_str() {
         SYNC_GANG => Some(Scope::Gang),
         SYNC_WORKER => Some(Scope::Worker),

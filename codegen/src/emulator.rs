@@ -19,7 +19,7 @@
 //! does not either: the copy would otherwise double the host compile time.
 
 use crate::error::{AccError, Result};
-use crate::ir::{Module, Value};
+use crate::ir::{Module, OwnedModule, Value};
 use llvm_sys::{LLVMLinkage, LLVMOpcode as Opcode};
 
 const EMULATOR_RUNTIME: &str = include_str!("../../runtime-ir/emulator.ll");
@@ -29,12 +29,13 @@ const C_CC: u32 = 0;
 
 /// Retargets `emu` (a clone of the device module, consumed) to the host, links it into
 /// `host` and returns, per kernel name in `kernels`, the entry function in `host`.
-pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<Vec<Value>> {
+pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernels: &[String]) -> Result<Vec<Value<'ctx>>> {
+    let emu = owned.handle();
     emu.set_triple(&host.triple());
     emu.set_data_layout(&host.data_layout());
     let rt = emu.context().parse_ir(EMULATOR_RUNTIME, "runtime-ir/emulator.ll").map_err(|e| AccError::internal(format!("runtime-ir/emulator.ll does not parse: {e}")))?;
-    rt.set_triple(&host.triple());
-    rt.set_data_layout(&host.data_layout());
+    rt.handle().set_triple(&host.triple());
+    rt.handle().set_data_layout(&host.data_layout());
     emu.link(rt).map_err(AccError::internal)?;
     yield_after_shared_stores(emu)?;
     let mut entries = Vec::new();
@@ -64,7 +65,7 @@ pub fn link_into_host(host: Module, emu: Module, kernels: &[String]) -> Result<V
         }
     }
     let names: Vec<String> = entries.iter().map(|e| e.name()).collect();
-    host.link(emu).map_err(AccError::internal)?;
+    host.link(owned).map_err(AccError::internal)?;
     names
         .iter()
         .map(|n| {
@@ -80,7 +81,7 @@ const SHARED: u32 = 3;
 
 /// Inserts `__acc_emu_yield()` after every store, atomic or compare-exchange whose address
 /// is derived from a shared-memory global.
-fn yield_after_shared_stores(emu: Module) -> Result<()> {
+fn yield_after_shared_stores<'ctx>(emu: Module<'ctx>) -> Result<()> {
     let f_yield = emu.function("__acc_emu_yield").ok_or_else(|| AccError::internal("runtime-ir/emulator.ll lacks __acc_emu_yield"))?;
     let ctx = emu.context();
     let b = ctx.builder();
@@ -105,7 +106,7 @@ fn yield_after_shared_stores(emu: Module) -> Result<()> {
 
 /// Whether pointer `p` may be derived (through casts, GEPs, phis and selects) from a global
 /// in shared memory.
-fn points_into_shared(p: Value) -> bool {
+fn points_into_shared<'ctx>(p: Value<'ctx>) -> bool {
     let mut work = vec![p];
     let mut seen = std::collections::HashSet::new();
     while let Some(v) = work.pop() {
@@ -126,7 +127,7 @@ fn points_into_shared(p: Value) -> bool {
 }
 
 /// `void __accemu.entry.K(ptr args) { K(*(T0*)args[0], *(T1*)args[1], ...); }`
-fn entry_wrapper(m: Module, k: Value, name: &str) -> Value {
+fn entry_wrapper<'ctx>(m: Module<'ctx>, k: Value<'ctx>, name: &str) -> Value<'ctx> {
     let ctx = m.context();
     let ptr = ctx.ptr();
     let f = m.get_or_add_function(&format!("__accemu.entry.{name}"), ctx.fn_type(ctx.void(), &[ptr], false));

@@ -27,11 +27,11 @@ pub enum Expr {
 }
 
 /// Captures `v` (an integer value in `kernel`) as an expression over its parameters.
-pub fn extract(v: Value, kernel: Value) -> Option<Expr> {
+pub fn extract<'ctx>(v: Value<'ctx>, kernel: Value<'ctx>) -> Option<Expr> {
     extract_depth(v, kernel, 0)
 }
 
-fn extract_depth(v: Value, kernel: Value, depth: u32) -> Option<Expr> {
+fn extract_depth<'ctx>(v: Value<'ctx>, kernel: Value<'ctx>, depth: u32) -> Option<Expr> {
     if depth > 64 || !(v.ty().is_int()) {
         return None;
     }
@@ -57,7 +57,7 @@ fn extract_depth(v: Value, kernel: Value, depth: u32) -> Option<Expr> {
 
 /// Emits `e` at the builder's position, with `Param(i)` standing for `args[i]`.
 /// Returns None when an argument is not an integer of the expected kind.
-pub fn emit(e: &Expr, b: &Builder, ctx: Context, args: &[Value]) -> Option<Value> {
+pub fn emit<'ctx>(e: &Expr, b: &Builder<'ctx>, ctx: Context<'ctx>, args: &[Value<'ctx>]) -> Option<Value<'ctx>> {
     Some(match e {
         Expr::Param(i) => {
             let a = *args.get(*i)?;
@@ -100,7 +100,7 @@ pub fn emit(e: &Expr, b: &Builder, ctx: Context, args: &[Value]) -> Option<Value
 
 /// `x op y` for a division or remainder, made total as `host_division` says: x86 traps on
 /// a zero divisor and on `MIN / -1`, which the program may never have evaluated.
-fn emit_division(b: &Builder, op: Opcode, x: Value, y: Value) -> Value {
+fn emit_division<'ctx>(b: &Builder<'ctx>, op: Opcode, x: Value<'ctx>, y: Value<'ctx>) -> Value<'ctx> {
     let ty = x.ty();
     let bits = ty.int_width();
     let (zero, one) = (ty.const_int(0), ty.const_int(1));

@@ -35,7 +35,7 @@ pub fn c_name(ir_name: &str) -> String {
 }
 
 /// Errors (at the first region that reaches it) for the first global that needs `declare`.
-pub fn check(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Result<()> {
+pub fn check<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>]) -> Result<()> {
     for g in dev.globals() {
         if !needs_declare(&g.name(), g.is_global_constant(), g.has_initializer()) {
             continue;
@@ -63,13 +63,13 @@ pub fn check(dev: Module, kernels: &[Value], regions: &[Outlined]) -> Result<()>
 }
 
 /// Functions whose code uses `v`, through constant expressions and global initialisers.
-fn user_functions(v: Value) -> HashSet<Value> {
+fn user_functions<'ctx>(v: Value<'ctx>) -> HashSet<Value<'ctx>> {
     instruction_users(v).into_iter().map(|i| i.parent_function()).collect()
 }
 
 /// Instructions that use `v`, directly or through constant expressions, aggregates and the
 /// globals whose initialisers hold it.
-pub fn instruction_users(v: Value) -> Vec<Value> {
+pub fn instruction_users<'ctx>(v: Value<'ctx>) -> Vec<Value<'ctx>> {
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut todo = vec![v];
@@ -89,7 +89,7 @@ pub fn instruction_users(v: Value) -> Vec<Value> {
 }
 
 /// `k` and every function it calls, directly or not.
-pub fn reachable(k: Value) -> HashSet<Value> {
+pub fn reachable<'ctx>(k: Value<'ctx>) -> HashSet<Value<'ctx>> {
     let mut out = HashSet::from([k]);
     let mut todo = vec![k];
     while let Some(f) = todo.pop() {

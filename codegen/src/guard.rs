@@ -106,7 +106,7 @@ struct PLoop {
     body: BTreeSet<usize>,
 }
 
-fn partitioned_loops(cfg: &FunctionCfg, loops: &[(Block, Levels)]) -> Vec<PLoop> {
+fn partitioned_loops<'ctx>(cfg: &FunctionCfg<'ctx>, loops: &[(Block<'ctx>, Levels)]) -> Vec<PLoop> {
     let natural = cfg.loops();
     loops
         .iter()
@@ -126,7 +126,7 @@ fn union(a: Levels, b: Levels) -> Levels {
 /// `shared_arrays`: some private arrays live in shared memory (privatize.rs), so the lanes
 /// of one gang reuse them from one iteration of an enclosing loop to the next.
 /// Returns whether it placed a worker-scope sync.
-pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)], shared_arrays: bool) -> bool {
+pub fn guard_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], shared_arrays: bool) -> bool {
     let by_vector = values_computed_from(k, &[devrt::VECTOR_ID]);
     let by_lane = values_computed_from(k, &[devrt::VECTOR_ID, devrt::WORKER_ID]);
     let cfg = FunctionCfg::new(k);
@@ -157,7 +157,7 @@ pub fn guard_kernel(m: Module, k: Value, loops: &[(Block, Levels)], shared_array
 /// Adds a sync at the exit of every worker or vector loop whose exit needs one. The walk
 /// from an exit ends at the enclosing partitioned loop's next iteration, which works on other
 /// data, unless lanes share arrays across its iterations (`shared_arrays`).
-fn sync_loop_exits(m: Module, k: Value, loops: &[(Block, Levels)], shared_arrays: bool) -> bool {
+fn sync_loop_exits<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], shared_arrays: bool) -> bool {
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
     let headers: HashSet<usize> = plo.iter().map(|l| l.header).collect();
@@ -217,7 +217,7 @@ fn reachable_from(succ: &[Vec<usize>], starts: impl Iterator<Item = usize>) -> H
 
 /// Values computed from the results of calls to `ids` (device runtime id functions): they
 /// differ between the threads those ids tell apart, so they are never broadcast from lane 0.
-fn values_computed_from(k: Value, ids: &[&str]) -> HashSet<Value> {
+fn values_computed_from<'ctx>(k: Value<'ctx>, ids: &[&str]) -> HashSet<Value<'ctx>> {
     let mut seen = HashSet::new();
     let mut work: Vec<Value> = Vec::new();
     for b in k.blocks() {
@@ -237,7 +237,7 @@ fn values_computed_from(k: Value, ids: &[&str]) -> HashSet<Value> {
 
 /// Ranges [first, last] of a single-mode block that lane 0 runs alone. A range never holds
 /// phis, allocas, device runtime calls or values that differ between the scope's threads.
-fn groups_in_block(b: Block, differing: &HashSet<Value>) -> Vec<(Value, Value)> {
+fn groups_in_block<'ctx>(b: Block<'ctx>, differing: &HashSet<Value<'ctx>>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
     let mut out = Vec::new();
     let mut cur: Option<(Value, Value)> = None;
     let term = b.terminator();
@@ -259,7 +259,7 @@ fn groups_in_block(b: Block, differing: &HashSet<Value>) -> Vec<(Value, Value)> 
 }
 
 /// A load or store of memory other lanes can see, an atomic, or a call with effects.
-pub fn touches_shared_state(i: Value) -> bool {
+pub fn touches_shared_state<'ctx>(i: Value<'ctx>) -> bool {
     match i.opcode() {
         Some(Opcode::LLVMLoad) => !is_private(i.operand(0)),
         Some(Opcode::LLVMStore) => !is_private(i.operand(1)),
@@ -277,12 +277,12 @@ pub fn touches_shared_state(i: Value) -> bool {
 }
 
 /// The pointer is into the thread's own private memory (an alloca).
-fn is_private(p: Value) -> bool {
+fn is_private<'ctx>(p: Value<'ctx>) -> bool {
     strip_to_object(p).is_alloca()
 }
 
 /// The object a pointer is based on (through GEPs and casts).
-fn strip_to_object(mut p: Value) -> Value {
+fn strip_to_object<'ctx>(mut p: Value<'ctx>) -> Value<'ctx> {
     loop {
         let s = strip(p);
         match s.opcode() {
@@ -293,7 +293,7 @@ fn strip_to_object(mut p: Value) -> Value {
 }
 
 /// `lane0` of a scope: vector lane 0 (and worker 0 for the gang).
-fn is_lane0(m: Module, b: &Builder, scope: Scope) -> Value {
+fn is_lane0<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, scope: Scope) -> Value<'ctx> {
     let ctx = m.context();
     let zero = ctx.i64().const_int(0);
     let v = b.icmp(IntPred::LLVMIntEQ, devrt::id(m, b, devrt::VECTOR_ID), zero);
@@ -304,7 +304,7 @@ fn is_lane0(m: Module, b: &Builder, scope: Scope) -> Value {
 }
 
 /// `[pre-sync] if (lane0) { first..last; store live-outs } sync; load live-outs; ...`
-fn rewrite_group(m: Module, first: Value, last: Value, scope: Scope, pre_sync: bool) {
+fn rewrite_group<'ctx>(m: Module<'ctx>, first: Value<'ctx>, last: Value<'ctx>, scope: Scope, pre_sync: bool) {
     let ctx = m.context();
     let head = first.parent_block();
     let next = last.next_instruction().expect("a group never holds the terminator");
@@ -336,7 +336,7 @@ fn rewrite_group(m: Module, first: Value, last: Value, scope: Scope, pre_sync: b
         let slot = m.add_global_in(slot_ty, "acc.bcast", 3);
         slot.set_initializer(slot_ty.undef());
         slot.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-        let at = |bld: &Builder| match scope {
+        let at = |bld: &Builder<'ctx>| match scope {
             Scope::Gang => slot,
             Scope::Worker => {
                 let w = devrt::id(m, bld, devrt::WORKER_ID);

@@ -17,7 +17,7 @@ use crate::outline::{Capture, Outlined};
 use crate::rt::Runtime;
 
 /// Returns the name of the kernel's descriptor (image_job::install fills in the image).
-pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, emulator_entry: Value) -> Result<String> {
+pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image: Value<'ctx>, emulator_entry: Value<'ctx>) -> Result<String> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     let b = ctx.builder();
@@ -122,7 +122,7 @@ pub fn build(m: Module, r: &Outlined, plan: &KernelPlan, image: Value, emulator_
     Ok(desc.name())
 }
 
-fn host_arg(b: &Builder, c: &Capture) -> Value {
+fn host_arg<'ctx>(b: &Builder<'ctx>, c: &Capture<'ctx>) -> Value<'ctx> {
     match c.passing {
         Passing::FirstPrivate => {
             let ty = if c.value.is_alloca() { c.value.allocated_type() } else { c.value.global_value_type() };
@@ -133,7 +133,7 @@ fn host_arg(b: &Builder, c: &Capture) -> Value {
 }
 
 /// Start address and byte count of a clause item.
-pub fn section(b: &Builder, ctx: Context, v: &Var) -> (Value, Value) {
+pub fn section<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, v: &Var<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
     let off = b.mul(v.lower, v.elem_size);
     let addr = b.gep_bytes(ctx, v.base, off);
     let bytes = b.mul(v.length, v.elem_size);
@@ -145,7 +145,7 @@ pub fn section(b: &Builder, ctx: Context, v: &Var) -> (Value, Value) {
 /// (`t = u; u = v; v = t;`) reaches the device copy of what it points to now. Only when it
 /// points into no present range is it placed relative to the data clause item it was named
 /// in (so `y` works with `copy(y[5:10])`); without such an item, a plain present lookup.
-fn translate(b: &Builder, ctx: Context, rt: &Runtime, c: &Capture, p: Value, loc: Value, text: Value) -> Value {
+fn translate<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, c: &Capture<'ctx>, p: Value<'ctx>, loc: Value<'ctx>, text: Value<'ctx>) -> Value<'ctx> {
     match &c.via {
         Some((DataKind::DevicePtr, _)) => p,
         Some((_, var)) if !var.base.is_null() => {
@@ -157,7 +157,7 @@ fn translate(b: &Builder, ctx: Context, rt: &Runtime, c: &Capture, p: Value, loc
 }
 
 /// `void *args[] = { &a0, &a1, ... }` with the slots in the function's entry block.
-fn arg_array(b: &Builder, ctx: Context, f: Value, vals: &[Value]) -> Value {
+fn arg_array<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, vals: &[Value<'ctx>]) -> Value<'ctx> {
     let entry_b = ctx.builder();
     let entry = f.entry_block();
     entry_b.position_before(entry.first_instruction().expect("entry is not empty"));
@@ -172,9 +172,9 @@ fn arg_array(b: &Builder, ctx: Context, f: Value, vals: &[Value]) -> Value {
     arr
 }
 
-fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan: &KernelPlan, host_vals: &[Value]) -> (Value, Value, Value) {
+fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract::Directive<'ctx>, plan: &KernelPlan, host_vals: &[Value<'ctx>]) -> (Value<'ctx>, Value<'ctx>, Value<'ctx>) {
     let i64t = ctx.i64();
-    let clause = |f: &dyn Fn(&Clause) -> Option<Value>| d.clauses.iter().find_map(f);
+    let clause = |f: &dyn Fn(&Clause<'ctx>) -> Option<Value<'ctx>>| d.clauses.iter().find_map(f);
     let workers = clause(&|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None })
         .unwrap_or_else(|| i64t.const_int(plan.shape.num_workers as u64));
     let vector = clause(&|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None })
@@ -217,7 +217,7 @@ fn launch_sizes(b: &Builder, ctx: Context, d: &crate::contract::Directive, plan:
 /// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
 /// flags } (runtime/include/accrt.h).
 /// `image` is image_job's placeholder and the size 0 until image_job::install.
-fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &str, image: Value, emulator_entry: Value) -> Value {
+fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>) -> Value<'ctx> {
     let name = plan.name.as_str();
     let ptr = ctx.ptr();
     let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64()]);
@@ -250,7 +250,7 @@ fn descriptor(m: Module, ctx: Context, plan: &KernelPlan, function: &str, loc: &
 
 /// Embeds the cubin as a private constant; returns the global.
 /// Embeds the device image (image.rs: cubins and PTX) as a private constant.
-pub fn embed_image(m: Module, cubin: &[u8]) -> Value {
+pub fn embed_image<'ctx>(m: Module<'ctx>, cubin: &[u8]) -> Value<'ctx> {
     let ctx = m.context();
     let c = ctx.const_bytes(cubin);
     let g = m.add_global(c.ty(), "__acc_image");

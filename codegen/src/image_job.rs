@@ -57,7 +57,7 @@ impl ImageJob {
 }
 
 /// The declaration the descriptors point at until `install`.
-pub fn placeholder(m: Module) -> Value {
+pub fn placeholder<'ctx>(m: Module<'ctx>) -> Value<'ctx> {
     let ctx = m.context();
     m.global(PLACEHOLDER).unwrap_or_else(|| m.add_global(ctx.array_type(ctx.i8(), 0), PLACEHOLDER))
 }
@@ -65,7 +65,7 @@ pub fn placeholder(m: Module) -> Value {
 /// Puts the image into the module: the placeholder is replaced and each descriptor (by
 /// name: host_stub::build's) gets the image's size. A descriptor or placeholder the
 /// optimiser removed (its launch was dead code) is skipped.
-pub fn install(m: Module, image: &[u8], descriptors: &[String]) {
+pub fn install<'ctx>(m: Module<'ctx>, image: &[u8], descriptors: &[String]) {
     let Some(placeholder) = m.global(PLACEHOLDER) else {
         return;
     };
@@ -91,16 +91,16 @@ pub fn install(m: Module, image: &[u8], descriptors: &[String]) {
 static DEFERRED: Mutex<Vec<(usize, ImageJob, Vec<String>)>> = Mutex::new(Vec::new());
 
 /// Leaves the job running; `finish(m)` installs its image.
-pub fn defer(m: Module, job: ImageJob, descriptors: Vec<String>) {
+pub fn defer<'ctx>(m: Module<'ctx>, job: ImageJob, descriptors: Vec<String>) {
     let mut deferred = DEFERRED.lock().unwrap_or_else(|e| e.into_inner());
-    deferred.push((m.0 as usize, job, descriptors));
+    deferred.push((m.raw() as usize, job, descriptors));
 }
 
 /// Waits for `m`'s deferred image, if it has one, and installs it. Ok(false): none.
-pub fn finish(m: Module) -> Result<bool> {
+pub fn finish<'ctx>(m: Module<'ctx>) -> Result<bool> {
     let found = {
         let mut deferred = DEFERRED.lock().unwrap_or_else(|e| e.into_inner());
-        let at = deferred.iter().position(|(module, _, _)| *module == m.0 as usize);
+        let at = deferred.iter().position(|(module, _, _)| *module == m.raw() as usize);
         at.map(|i| deferred.swap_remove(i))
     };
     let Some((_, job, descriptors)) = found else {

@@ -20,7 +20,7 @@ use crate::guard::touches_shared_state;
 use crate::ir::{Block, Module, Opcode, Value};
 use std::collections::HashSet;
 
-pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
+pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Directive<'ctx>> {
     let mut next_id = directives.iter().map(|d| d.id).max().unwrap_or(0) + 1;
     let mut out = Vec::new();
     let mut absorbed: HashSet<u32> = HashSet::new();
@@ -34,7 +34,7 @@ pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
         }
         let cfg = FunctionCfg::new(d.function);
         let body_start = d.last_header_call();
-        let inside = |o: &Directive, outer: (Value, Value)| contract::encloses(&cfg, outer, (o.begin, o.end));
+        let inside = |o: &Directive<'ctx>, outer: (Value<'ctx>, Value<'ctx>)| contract::encloses(&cfg, outer, (o.begin, o.end));
         let loops: Vec<&Directive> = directives.iter().filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function && inside(o, (d.begin, d.end))).collect();
         let top: Vec<&Directive> = loops
             .iter()
@@ -73,7 +73,7 @@ pub fn split(m: Module, directives: Vec<Directive>) -> Vec<Directive> {
 }
 
 /// The code after `from` up to `to`, as a sequential region, when it does anything.
-fn stretch(m: Module, d: &Directive, from: Value, to: Value, clauses: &[Clause], next_id: &mut u32) -> Option<Directive> {
+fn stretch<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, from: Value<'ctx>, to: Value<'ctx>, clauses: &[Clause<'ctx>], next_id: &mut u32) -> Option<Directive<'ctx>> {
     let start = from.next_instruction().expect("a marker is never a terminator");
     if !does_anything(start, to) {
         return None;
@@ -105,7 +105,7 @@ fn stretch(m: Module, d: &Directive, from: Value, to: Value, clauses: &[Clause],
 /// Whether code from `start` to `to` has an effect: a store, an atomic or a call (markers
 /// and intrinsics without memory effects aside). In the host function every variable is
 /// memory, so loads and pure arithmetic alone do nothing the program can see.
-fn does_anything(start: Value, to: Value) -> bool {
+fn does_anything<'ctx>(start: Value<'ctx>, to: Value<'ctx>) -> bool {
     let mut seen: HashSet<Block> = HashSet::new();
     let mut work = vec![start];
     while let Some(first) = work.pop() {

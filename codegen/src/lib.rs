@@ -69,12 +69,15 @@ pub enum Mode {
 }
 
 /// Runs the pass on a module owned by the caller. Ok(changed) or the errors to print.
-pub fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool, Vec<AccError>> {
-    let m = Module(m);
-    run(m, options, mode).map_err(|e| vec![e])
+///
+/// # Safety
+/// `m` must be a live module that nothing else uses during the call.
+pub unsafe fn run_on_module(m: LLVMModuleRef, options: &str, mode: Mode) -> Result<bool, Vec<AccError>> {
+    // SAFETY: the caller's contract.
+    unsafe { ir::with_borrowed_module(m, |m| run(m, options, mode)) }.map_err(|e| vec![e])
 }
 
-fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
+fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> {
     let opts = options::Options::from_env_and_params(options).map_err(|msg| AccError::Usage { msg })?;
     error::set_reproduce_options(&opts.as_params());
     // Run as `clang -fpass-plugin` without `-fno-discard-value-names` (accc passes it), the
@@ -150,12 +153,16 @@ fn run(m: Module, options: &str, mode: Mode) -> error::Result<bool> {
 }
 
 /// `acc-offload-finish`: installs the image `Mode::OffloadDeferred` left building. Ok(changed).
-pub fn finish_module(m: LLVMModuleRef) -> Result<bool, Vec<AccError>> {
-    image_job::finish(Module(m)).map_err(|e| vec![e])
+///
+/// # Safety
+/// As `run_on_module`.
+pub unsafe fn finish_module(m: LLVMModuleRef) -> Result<bool, Vec<AccError>> {
+    // SAFETY: the caller's contract.
+    unsafe { ir::with_borrowed_module(m, image_job::finish) }.map_err(|e| vec![e])
 }
 
 /// The `loop` directives inside compute region `d`.
-fn nested_loops(d: &Directive, all: &[Directive], cfg: &cfg::FunctionCfg) -> Vec<Directive> {
+fn nested_loops<'ctx>(d: &Directive<'ctx>, all: &[Directive<'ctx>], cfg: &cfg::FunctionCfg) -> Vec<Directive<'ctx>> {
     if !d.kind.is_compute() {
         return Vec::new();
     }
@@ -167,7 +174,7 @@ fn nested_loops(d: &Directive, all: &[Directive], cfg: &cfg::FunctionCfg) -> Vec
 }
 
 /// Data clause items of the `data` regions around `d` (same function).
-fn enclosing_data(d: &Directive, all: &[Directive], cfg: &cfg::FunctionCfg) -> Vec<(DataKind, Var)> {
+fn enclosing_data<'ctx>(d: &Directive<'ctx>, all: &[Directive<'ctx>], cfg: &cfg::FunctionCfg) -> Vec<(DataKind, Var<'ctx>)> {
     if !d.kind.is_compute() {
         return Vec::new();
     }

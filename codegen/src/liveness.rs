@@ -50,7 +50,7 @@ pub fn read_before_write(succ: &[Vec<usize>], first: &[Access], start: usize, re
 }
 
 /// First access to variable `x` among `insts`, in order.
-pub fn first_access(insts: &[Value], x: Value) -> Access {
+pub fn first_access<'ctx>(insts: &[Value<'ctx>], x: Value<'ctx>) -> Access {
     for i in insts {
         let ops = i.operands();
         if !ops.contains(&x) {
@@ -67,19 +67,19 @@ pub fn first_access(insts: &[Value], x: Value) -> Access {
     Access::Nothing
 }
 
-fn is_private_clause(call: Value) -> bool {
+fn is_private_clause<'ctx>(call: Value<'ctx>) -> bool {
     call.called_name().as_deref() == Some(crate::contract::CLAUSE) && call.call_arg(1).const_string().as_deref() == Some(acc_directives::Clause::Private.name())
 }
 
 /// First access to `x` in block `b`.
-pub fn block_access(b: Block, x: Value) -> Access {
+pub fn block_access<'ctx>(b: Block<'ctx>, x: Value<'ctx>) -> Access {
     first_access(&b.instructions(), x)
 }
 
 /// Whether `x` (an alloca) is only ever loaded from, stored to (as the address), named in a
 /// marker call or given to lifetime intrinsics: nothing else can read it behind the
 /// analysis' back.
-pub fn address_is_private(x: Value) -> bool {
+pub fn address_is_private<'ctx>(x: Value<'ctx>) -> bool {
     x.users().iter().all(|u| match u.opcode() {
         Some(Opcode::LLVMLoad) => true,
         Some(Opcode::LLVMStore) => u.operand(1) == x && u.operand(0) != x,

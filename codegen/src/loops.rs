@@ -23,31 +23,31 @@ use std::collections::HashSet;
 
 /// A countable loop as `analyse` finds it, the IR unchanged: its step is a `StepOf` (an
 /// invariant amount, maybe subtracted) and its bound may be computed in the header.
-pub type LoopShape = Countable<StepOf>;
+pub type LoopShape<'ctx> = Countable<'ctx, StepOf<'ctx>>;
 
 /// A countable loop whose trip count can be computed in its preheader
 /// (`hoist_trip_inputs`): step and bound are available there.
-pub type CountedLoop = Countable<Value>;
+pub type CountedLoop<'ctx> = Countable<'ctx, Value<'ctx>>;
 
 /// A countable loop; `Step` says how far `analyse`/`hoist_trip_inputs` have got with it.
 #[derive(Clone, Debug)]
-pub struct Countable<Step> {
-    pub header: Block,
-    pub latch: Block,
-    pub preheader: Block,
+pub struct Countable<'ctx, Step> {
+    pub header: Block<'ctx>,
+    pub latch: Block<'ctx>,
+    pub preheader: Block<'ctx>,
     /// The block the header leaves the loop to.
-    pub exit: Block,
+    pub exit: Block<'ctx>,
     /// Successor index (0 or 1) of the header's branch that stays in the loop.
     pub body_succ: u32,
-    pub blocks: HashSet<Block>,
-    pub iv: Value,
-    pub init: Value,
+    pub blocks: HashSet<Block<'ctx>>,
+    pub iv: Value<'ctx>,
+    pub init: Value<'ctx>,
     /// How the IV steps per iteration: `StepOf` in a `LoopShape`, the signed amount added
     /// (available in the preheader) in a `CountedLoop`.
     pub step: Step,
     /// The value the IV is compared with: loop-invariant or computed in the header from
     /// loop-invariant values in a `LoopShape`; available in the preheader in a `CountedLoop`.
-    pub bound: Value,
+    pub bound: Value<'ctx>,
     /// Predicate under which the loop continues, with the IV on the left.
     pub pred: IntPred,
     /// The cast the condition applies to the IV before comparing it with `bound` (C
@@ -56,7 +56,7 @@ pub struct Countable<Step> {
 }
 
 /// Finds the natural loop that the loop directive starting at `begin` binds to.
-pub fn find_bound_loop(cfg: &FunctionCfg, begin: Value, end: Value, loc: &Loc) -> Result<NaturalLoop> {
+pub fn find_bound_loop<'ctx>(cfg: &FunctionCfg<'ctx>, begin: Value<'ctx>, end: Value<'ctx>, loc: &Loc) -> Result<NaturalLoop> {
     let loops = cfg.loops();
     let start = cfg.index[&begin.parent_block()];
     let stop = cfg.index[&end.parent_block()];
@@ -81,7 +81,7 @@ pub fn find_bound_loop(cfg: &FunctionCfg, begin: Value, end: Value, loc: &Loc) -
 
 /// Analyses `l` as a countable loop. Changes nothing: what the trip count needs before the
 /// loop is added by `hoist_trip_inputs`.
-pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<LoopShape> {
+pub fn analyse<'ctx>(cfg: &FunctionCfg<'ctx>, l: &NaturalLoop, loc: &Loc) -> Result<LoopShape<'ctx>> {
     let not_countable = |why: &str| AccError::user(loc, format!("the loop after this OpenACC directive is not a countable loop: {why}"));
     let header = cfg.blocks[l.header];
     let blocks: HashSet<Block> = l.body.iter().map(|&i| cfg.blocks[i]).collect();
@@ -150,9 +150,9 @@ pub fn analyse(cfg: &FunctionCfg, l: &NaturalLoop, loc: &Loc) -> Result<LoopShap
 /// needs and the loop does not compute there. `i -= s`: the step is -s, computed once
 /// before the loop (s is invariant); a bound computed in the header is copied, since
 /// OpenACC evaluates the trip count once, before the loop.
-pub fn hoist_trip_inputs(l: LoopShape) -> CountedLoop {
+pub fn hoist_trip_inputs<'ctx>(l: LoopShape<'ctx>) -> CountedLoop<'ctx> {
     let before = l.preheader.terminator().expect("preheader has a terminator");
-    let ctx = l.header.parent().parent_module().context();
+    let ctx = l.header.parent().context();
     let StepOf { amount, negated } = l.step;
     let step = if negated {
         let b = ctx.builder();
@@ -167,7 +167,7 @@ pub fn hoist_trip_inputs(l: LoopShape) -> CountedLoop {
 }
 
 /// `v` is the header phi itself or a cast of it; returns the phi and the cast.
-fn iv_phi(v: Value, header: Block) -> Option<(Value, Option<Opcode>)> {
+fn iv_phi<'ctx>(v: Value<'ctx>, header: Block<'ctx>) -> Option<(Value<'ctx>, Option<Opcode>)> {
     let (v, cast) = match v.opcode() {
         Some(op @ (Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc)) => (v.operand(0), Some(op)),
         _ => (v, None),
@@ -178,20 +178,20 @@ fn iv_phi(v: Value, header: Block) -> Option<(Value, Option<Opcode>)> {
 /// How the IV's next value follows from the IV: `iv + amount`, or `iv - amount`
 /// (`negated`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StepOf {
-    pub amount: Value,
+pub struct StepOf<'ctx> {
+    pub amount: Value<'ctx>,
     pub negated: bool,
 }
 
 /// Recognises `iv + s`, `s + iv` and `iv - s`, also in the form C gives `short`/`char`
 /// IVs: the arithmetic in `int` on the extended IV, truncated back
 /// (`trunc(add(sext(iv), s))`). `i++` on them stays narrow (`add i16 %i, 1`).
-fn step_of(next: Value, iv: Value) -> Option<StepOf> {
+fn step_of<'ctx>(next: Value<'ctx>, iv: Value<'ctx>) -> Option<StepOf<'ctx>> {
     let (arith, narrow) = match next.opcode() {
         Some(Opcode::LLVMTrunc) => (next.operand(0), true),
         _ => (next, false),
     };
-    let is_iv = |v: Value| v == iv || (narrow && matches!(v.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && v.operand(0) == iv);
+    let is_iv = |v: Value<'ctx>| v == iv || (narrow && matches!(v.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && v.operand(0) == iv);
     let (a, b) = match arith.opcode() {
         Some(Opcode::LLVMAdd | Opcode::LLVMSub) => (arith.operand(0), arith.operand(1)),
         _ => return None,
@@ -204,13 +204,13 @@ fn step_of(next: Value, iv: Value) -> Option<StepOf> {
     }
 }
 
-fn invariant(v: Value, blocks: &HashSet<Block>) -> bool {
+fn invariant<'ctx>(v: Value<'ctx>, blocks: &HashSet<Block<'ctx>>) -> bool {
     !v.is_instruction() || !blocks.contains(&v.parent_block())
 }
 
 /// Whether `v` is invariant in the loop or computed in its header, from invariant values,
 /// by instructions that `copy_before_loop` may recompute before the loop (e.g. `i < s->n`).
-fn computable_before_loop(v: Value, header: Block, blocks: &HashSet<Block>) -> bool {
+fn computable_before_loop<'ctx>(v: Value<'ctx>, header: Block<'ctx>, blocks: &HashSet<Block<'ctx>>) -> bool {
     if invariant(v, blocks) {
         return true;
     }
@@ -234,7 +234,7 @@ fn recomputable(op: Opcode) -> bool {
 /// `v` where it is available before the loop: itself if invariant, else (checked by
 /// `computable_before_loop`) a copy of its computation inserted before `before`, the
 /// preheader's terminator.
-fn copy_before_loop(v: Value, blocks: &HashSet<Block>, before: Value, ctx: Context) -> Value {
+fn copy_before_loop<'ctx>(v: Value<'ctx>, blocks: &HashSet<Block<'ctx>>, before: Value<'ctx>, ctx: Context<'ctx>) -> Value<'ctx> {
     if invariant(v, blocks) {
         return v;
     }
@@ -360,36 +360,36 @@ impl TripArith for Evaluate {
 }
 
 /// i64 IR at the builder's position.
-struct Emit<'a> {
-    b: &'a Builder,
-    i64t: Type,
+struct Emit<'ctx, 'a> {
+    b: &'a Builder<'ctx>,
+    i64t: Type<'ctx>,
 }
 
-impl TripArith for Emit<'_> {
-    type Int = Value;
-    type Bool = Value;
-    fn int(&self, v: i64) -> Value {
+impl<'ctx> TripArith for Emit<'ctx, '_> {
+    type Int = Value<'ctx>;
+    type Bool = Value<'ctx>;
+    fn int(&self, v: i64) -> Value<'ctx> {
         self.i64t.const_int(v as u64)
     }
-    fn add(&self, a: Value, b: Value) -> Value {
+    fn add(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.add(a, b)
     }
-    fn sub(&self, a: Value, b: Value) -> Value {
+    fn sub(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.sub(a, b)
     }
-    fn sdiv(&self, a: Value, b: Value) -> Value {
+    fn sdiv(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.sdiv(a, b)
     }
-    fn gt(&self, a: Value, b: Value) -> Value {
+    fn gt(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.icmp(IntPred::LLVMIntSGT, a, b)
     }
-    fn ne(&self, a: Value, b: Value) -> Value {
+    fn ne(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.icmp(IntPred::LLVMIntNE, a, b)
     }
-    fn and(&self, a: Value, b: Value) -> Value {
+    fn and(&self, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.and(a, b)
     }
-    fn select(&self, c: Value, a: Value, b: Value) -> Value {
+    fn select(&self, c: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         self.b.select(c, a, b)
     }
 }
@@ -430,11 +430,11 @@ pub fn trip_count(rule: TripRule, init: i64, bound: i64, step: i64) -> i64 {
 }
 
 /// Emits i64 IR for the trip count of `l` at the builder's position.
-pub fn emit_trip_count(b: &Builder, ctx: Context, l: &CountedLoop, loc: &Loc) -> Result<Value> {
+pub fn emit_trip_count<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, l: &CountedLoop<'ctx>, loc: &Loc) -> Result<Value<'ctx>> {
     let i64t = ctx.i64();
     let rule = trip_rule(l.pred).ok_or_else(|| AccError::user(loc, "the loop condition '==' does not give a countable loop"))?;
     let signed = !matches!(rule, TripRule::Below { signed: false, .. } | TripRule::Above { signed: false, .. });
-    let ext = |v: Value| if signed { b.sext_or_trunc(v, i64t) } else { b.zext_or_trunc(v, i64t) };
+    let ext = |v: Value<'ctx>| if signed { b.sext_or_trunc(v, i64t) } else { b.zext_or_trunc(v, i64t) };
     // The condition compares the IV as cast to the bound's type (an `unsigned char` IV
     // is zero-extended to `int`): the initial value is seen the same way.
     let init = match l.cmp_cast {
@@ -552,7 +552,7 @@ end:
     const LOOPS: [(&str, &str); 6] =
         [("down", "cond"), ("loaded_bound", "cond"), ("shorts", "cond"), ("uchars", "cond"), ("nest", "outer"), ("nest", "inner")];
 
-    fn shape_of(m: Module, func: &str, header: &str) -> LoopShape {
+    fn shape_of<'ctx>(m: Module<'ctx>, func: &str, header: &str) -> LoopShape<'ctx> {
         let cfg = FunctionCfg::new(m.function(func).expect("function in SHAPES"));
         let l = cfg.loops().into_iter().find(|l| cfg.blocks[l.header].name() == header).expect("loop in SHAPES");
         analyse(&cfg, &l, &Loc::default()).expect("countable")
@@ -561,7 +561,8 @@ end:
     #[test]
     fn analysis_changes_nothing() {
         let owned = OwnedContext::new();
-        let m = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let module = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let m = module.handle();
         let before = m.print_to_string();
         let shapes: Vec<LoopShape> = LOOPS.iter().map(|(f, h)| shape_of(m, f, h)).collect();
         assert_eq!(m.print_to_string(), before);
@@ -579,7 +580,7 @@ end:
     }
 
     /// Instructions per block, by function and block name.
-    fn block_sizes(m: Module) -> BTreeMap<(String, String), usize> {
+    fn block_sizes<'ctx>(m: Module<'ctx>) -> BTreeMap<(String, String), usize> {
         let blocks = m.functions().into_iter().flat_map(|f| f.blocks().into_iter().map(move |b| (f, b)));
         blocks.map(|(f, b)| ((f.name(), b.name()), b.instructions().len())).collect()
     }
@@ -587,7 +588,8 @@ end:
     #[test]
     fn hoisting_adds_to_preheaders_only() {
         let owned = OwnedContext::new();
-        let m = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let module = owned.context().parse_ir(SHAPES, "shapes.ll").expect("SHAPES parses");
+        let m = module.handle();
         let shapes: Vec<LoopShape> = LOOPS.iter().map(|(f, h)| shape_of(m, f, h)).collect();
         let before = block_sizes(m);
         let counted: Vec<CountedLoop> = shapes.into_iter().map(hoist_trip_inputs).collect();
@@ -696,7 +698,8 @@ end:
     fn emitted(p: IntPred, init: i64, iv_bits: u32, cast: Option<Opcode>, bound: i64, step: i64, step_bits: u32) -> Result<i64> {
         let owned = OwnedContext::new();
         let ctx = owned.context();
-        let m = ctx.parse_ir("define void @f() {\nentry:\n  ret void\n}\n", "scratch.ll").expect("parses");
+        let module = ctx.parse_ir("define void @f() {\nentry:\n  ret void\n}\n", "scratch.ll").expect("parses");
+        let m = module.handle();
         let block = m.function("f").expect("f").entry_block();
         let b = ctx.builder();
         b.position_before(block.terminator().expect("ret"));

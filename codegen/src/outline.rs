@@ -24,32 +24,32 @@ use std::collections::{HashMap, HashSet};
 
 /// One parameter of the outlined function (Private captures have no parameter).
 #[derive(Clone, Debug)]
-pub struct Capture {
+pub struct Capture<'ctx> {
     /// The host value: an SSA value, an alloca or a global.
-    pub value: Value,
+    pub value: Value<'ctx>,
     pub passing: Passing,
     /// Bytes of the variable (for implicit mapping).
     pub bytes: u64,
     /// A data clause whose item this capture points into (for translating pointers whose
     /// base itself is not mapped, e.g. `y` with `copy(y[5:10])`).
-    pub via: Option<(DataKind, Var)>,
+    pub via: Option<(DataKind, Var<'ctx>)>,
     pub name: String,
 }
 
-pub struct Outlined {
-    pub directive: Directive,
+pub struct Outlined<'ctx> {
+    pub directive: Directive<'ctx>,
     pub compute: ComputeKind,
-    pub func: Value,
-    pub captures: Vec<Capture>,
+    pub func: Value<'ctx>,
+    pub captures: Vec<Capture<'ctx>>,
     /// Host block holding the directive header; ends in `br exit` until the stub replaces it.
-    pub header: Block,
-    pub exit: Block,
+    pub header: Block<'ctx>,
+    pub exit: Block<'ctx>,
 }
 
 /// Outlines `d`. `enclosing_data` are the clause items of the enclosing data regions,
 /// `loops` the loop directives inside the region, `earlier` the regions of the module
 /// outlined before this one (their headers read what they capture).
-pub fn outline(m: Module, d: &Directive, enclosing_data: &[(DataKind, Var)], loops: &[Directive], earlier: &[Outlined]) -> Result<Outlined> {
+pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(DataKind, Var<'ctx>)], loops: &[Directive<'ctx>], earlier: &[Outlined<'ctx>]) -> Result<Outlined<'ctx>> {
     let ctx = m.context();
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));
@@ -157,18 +157,18 @@ fn lost_write_message(var: &str, construct: &str) -> String {
 }
 
 /// The region inside its host function, for the liveness of the variables it captures.
-struct Flow<'a> {
-    cfg: &'a FunctionCfg,
-    region: &'a [Block],
-    entry: Block,
-    exit: Block,
-    earlier: &'a [Outlined],
+struct Flow<'ctx, 'a> {
+    cfg: &'a FunctionCfg<'ctx>,
+    region: &'a [Block<'ctx>],
+    entry: Block<'ctx>,
+    exit: Block<'ctx>,
+    earlier: &'a [Outlined<'ctx>],
 }
 
-impl Flow<'_> {
+impl<'ctx> Flow<'ctx, '_> {
     /// First access to `x` per block; the header of a region outlined before reads what
     /// that region captures (its launch stub will).
-    fn accesses(&self, x: Value) -> Vec<Access> {
+    fn accesses(&self, x: Value<'ctx>) -> Vec<Access> {
         self.cfg
             .blocks
             .iter()
@@ -180,7 +180,7 @@ impl Flow<'_> {
     }
 
     /// The region may read `x` before writing it.
-    fn live_in(&self, x: Value) -> bool {
+    fn live_in(&self, x: Value<'ctx>) -> bool {
         let first = self.accesses(x);
         let start = self.cfg.index[&self.entry];
         let inside: HashSet<usize> = self.region.iter().map(|b| self.cfg.index[b]).collect();
@@ -188,7 +188,7 @@ impl Flow<'_> {
     }
 
     /// Something after the region may read the value it leaves in `x`.
-    fn live_out(&self, x: Value) -> bool {
+    fn live_out(&self, x: Value<'ctx>) -> bool {
         let first = self.accesses(x);
         let start = self.cfg.index[&self.exit];
         liveness::read_before_write(&self.cfg.graph.succ, &first, start, first[start], &|_| false)
@@ -199,8 +199,8 @@ impl Flow<'_> {
 /// construct in the region (the combined construct's loop, every `loop` directive's loop,
 /// and the loops they collapse): OpenACC 3.3 §2.6.1 makes them private. In memory form
 /// the loop's condition loads the variable and the loop stores to it.
-fn loop_variables(cfg: &FunctionCfg, d: &Directive, loops: &[Directive]) -> HashSet<Value> {
-    let collapse = |x: &Directive| x.clauses.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1);
+fn loop_variables<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> HashSet<Value<'ctx>> {
+    let collapse = |x: &Directive<'ctx>| x.clauses.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1);
     let mut bound: Vec<(Value, Value, &Loc, u32)> = loops.iter().map(|l| (l.begin, l.end, &l.loc, collapse(l))).collect();
     if let DirectiveKind::Compute { combined_loop: true, .. } = d.kind {
         bound.push((d.begin, d.end, &d.loc, collapse(d)));
@@ -233,7 +233,7 @@ fn loop_variables(cfg: &FunctionCfg, d: &Directive, loops: &[Directive]) -> Hash
 
 /// The variable a loop counts with: loaded (maybe through a cast) in the header's
 /// condition and stored inside the loop.
-fn loop_variable(cfg: &FunctionCfg, l: &NaturalLoop) -> Option<Value> {
+fn loop_variable<'ctx>(cfg: &FunctionCfg<'ctx>, l: &NaturalLoop) -> Option<Value<'ctx>> {
     let t = cfg.blocks[l.header].terminator()?;
     if !t.is_conditional_branch() {
         return None;
@@ -261,7 +261,7 @@ fn loop_variable(cfg: &FunctionCfg, l: &NaturalLoop) -> Option<Value> {
 }
 
 /// Blocks reachable from `entry` without passing `exit`.
-fn region_blocks(entry: Block, exit: Block) -> Vec<Block> {
+fn region_blocks<'ctx>(entry: Block<'ctx>, exit: Block<'ctx>) -> Vec<Block<'ctx>> {
     let mut out = vec![entry];
     let mut seen: HashSet<Block> = HashSet::from([entry, exit]);
     let mut i = 0;
@@ -276,7 +276,7 @@ fn region_blocks(entry: Block, exit: Block) -> Vec<Block> {
     out
 }
 
-fn check_single_exit(d: &Directive, region: &[Block], exit: Block) -> Result<()> {
+fn check_single_exit<'ctx>(d: &Directive<'ctx>, region: &[Block<'ctx>], exit: Block<'ctx>) -> Result<()> {
     for b in region {
         if b.terminator().is_some_and(|t| t.successors().is_empty() && t.opcode() != Some(llvm_sys::LLVMOpcode::LLVMUnreachable)) {
             return Err(AccError::user(&d.loc, "a 'return' inside an OpenACC compute region is not allowed"));
@@ -303,7 +303,7 @@ fn check_single_exit(d: &Directive, region: &[Block], exit: Block) -> Result<()>
 /// constant (`c ? &g[1] : &g[2]`) is rebuilt at the end of its incoming block (once per
 /// block, as a phi needs one value per predecessor); left alone, the kernel would read
 /// the device module's own copy of the global.
-fn expand_global_const_exprs(region: &[Block]) {
+fn expand_global_const_exprs<'ctx>(region: &[Block<'ctx>]) {
     let mut at_end: HashMap<(Block, Value), Value> = HashMap::new();
     for b in region {
         for i in b.instructions() {
@@ -326,18 +326,18 @@ fn expand_global_const_exprs(region: &[Block]) {
     }
 }
 
-fn mentions_writable_global(c: Value) -> bool {
+fn mentions_writable_global<'ctx>(c: Value<'ctx>) -> bool {
     c.operands().into_iter().any(|o| (o.is_global_variable() && !o.is_global_constant()) || (o.is_const_expr() && mentions_writable_global(o)))
 }
 
-fn is_capture(op: Value, region: &[Block]) -> bool {
+fn is_capture<'ctx>(op: Value<'ctx>, region: &[Block<'ctx>]) -> bool {
     if op.is_instruction() {
         return !region.contains(&op.parent_block());
     }
     op.is_argument() || (op.is_global_variable() && !op.is_global_constant())
 }
 
-fn storage_of(v: Value) -> Storage {
+fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
     if v.is_alloca() || v.is_global_variable() {
         Storage::Variable { scalar: variable_type(v).is_scalar() }
     } else if v.ty().is_ptr() {
@@ -347,7 +347,7 @@ fn storage_of(v: Value) -> Storage {
     }
 }
 
-fn variable_type(v: Value) -> crate::ir::Type {
+fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {
     if v.is_alloca() {
         v.allocated_type()
     } else {
@@ -356,7 +356,7 @@ fn variable_type(v: Value) -> crate::ir::Type {
 }
 
 /// Strips zero-offset GEPs and casts: `&a[0]` of an array alloca is the alloca.
-pub fn strip(mut v: Value) -> Value {
+pub fn strip<'ctx>(mut v: Value<'ctx>) -> Value<'ctx> {
     while let Some(op) = v.opcode() {
         let zero_gep = op == llvm_sys::LLVMOpcode::LLVMGetElementPtr && v.operands()[1..].iter().all(|i| i.const_int_value() == Some(0));
         if zero_gep || op == llvm_sys::LLVMOpcode::LLVMBitCast || op == llvm_sys::LLVMOpcode::LLVMAddrSpaceCast {
@@ -369,12 +369,12 @@ pub fn strip(mut v: Value) -> Value {
 }
 
 /// The clause base is `v` itself or the pointer loaded from variable `v`.
-fn points_into(base: Value, v: Value) -> bool {
+fn points_into<'ctx>(base: Value<'ctx>, v: Value<'ctx>) -> bool {
     let b = strip(base);
     b == v || (b.opcode() == Some(llvm_sys::LLVMOpcode::LLVMLoad) && strip(b.operand(0)) == v)
 }
 
-fn written_in(v: Value, region: &[Block]) -> bool {
+fn written_in<'ctx>(v: Value<'ctx>, region: &[Block<'ctx>]) -> bool {
     v.users().iter().any(|u| {
         u.is_instruction()
             && region.contains(&u.parent_block())
@@ -386,7 +386,7 @@ fn written_in(v: Value, region: &[Block]) -> bool {
     })
 }
 
-pub fn display_name(v: Value) -> String {
+pub fn display_name<'ctx>(v: Value<'ctx>) -> String {
     let n = v.name();
     let n = n.strip_suffix(".addr").unwrap_or(&n).to_string();
     if n.is_empty() {
@@ -396,14 +396,14 @@ pub fn display_name(v: Value) -> String {
     }
 }
 
-fn unique_name(m: Module, base: &str) -> String {
+fn unique_name<'ctx>(m: Module<'ctx>, base: &str) -> String {
     if m.function(base).is_none() {
         return base.to_string();
     }
     (2..).map(|k| format!("{base}_{k}")).find(|n| m.function(n).is_none()).expect("unbounded")
 }
 
-fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], entry: Block, exit: Block) -> Result<Value> {
+fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'ctx>], region: &[Block<'ctx>], entry: Block<'ctx>, exit: Block<'ctx>) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let param_tys: Vec<_> = caps
         .iter()
@@ -439,7 +439,7 @@ fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], 
     }
     b.position_at_end(fentry);
     let params = f.params();
-    let in_f = |u: Value| u.is_instruction() && u.parent_function() == f;
+    let in_f = |u: Value<'ctx>| u.is_instruction() && u.parent_function() == f;
     let mut pi = 0;
     let mut replaced = Vec::new();
     for c in caps {
@@ -474,7 +474,7 @@ fn build_function(m: Module, d: &Directive, caps: &[Capture], region: &[Block], 
 /// construct, e.g. a scalar one part of a split `kernels` construct sets for the next) no
 /// longer name an alloca: LLVM only allows them on allocas, and the storage is not the
 /// function's to scope, so they go.
-fn drop_foreign_lifetimes(f: Value) {
+fn drop_foreign_lifetimes<'ctx>(f: Value<'ctx>) {
     for blk in f.blocks() {
         for i in blk.instructions() {
             let lifetime = i.called_name().is_some_and(|n| n.starts_with("llvm.lifetime."));

@@ -21,9 +21,9 @@ use crate::mapping::Levels;
 
 /// One loop directive of a kernel with its decided schedule.
 #[derive(Clone, Debug)]
-pub struct LoopPlan {
-    pub begin: Value,
-    pub end: Value,
+pub struct LoopPlan<'ctx> {
+    pub begin: Value<'ctx>,
+    pub end: Value<'ctx>,
     pub loc: Loc,
     pub levels: Levels,
     pub collapse: u32,
@@ -31,10 +31,10 @@ pub struct LoopPlan {
 
 /// The trip count of the kernel's outermost gang loop, when it only depends on the kernel's
 /// parameters: the host stub evaluates it to size the grid.
-pub type GangTrip = Option<Value>;
+pub type GangTrip<'ctx> = Option<Value<'ctx>>;
 
 /// Partitions every planned loop.
-pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<Partitioned> {
+pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[LoopPlan<'ctx>]) -> Result<Partitioned<'ctx>> {
     let mut gang_trip = None;
     let mut headers = Vec::new();
     for p in plans {
@@ -64,7 +64,7 @@ pub fn partition_kernel(m: Module, kernel: Value, plans: &[LoopPlan]) -> Result<
 
 /// The loop `p` binds to and the `collapse - 1` loops nested in it, outermost first, as
 /// they are: the IR is not changed.
-fn recognise_nest(cfg: &FunctionCfg, p: &LoopPlan) -> Result<Vec<LoopShape>> {
+fn recognise_nest<'ctx>(cfg: &FunctionCfg<'ctx>, p: &LoopPlan<'ctx>) -> Result<Vec<LoopShape<'ctx>>> {
     let outer = find_bound_loop(cfg, p.begin, p.end, &p.loc)?;
     let mut nest = vec![analyse(cfg, &outer, &p.loc)?];
     for _ in 1..p.collapse {
@@ -74,11 +74,11 @@ fn recognise_nest(cfg: &FunctionCfg, p: &LoopPlan) -> Result<Vec<LoopShape>> {
     Ok(nest)
 }
 
-pub struct Partitioned {
+pub struct Partitioned<'ctx> {
     /// The i64 trip count of the first gang-partitioned loop and its levels.
-    pub gang_trip: Option<(Value, Levels)>,
+    pub gang_trip: Option<(Value<'ctx>, Levels)>,
     /// Header block and levels of every partitioned loop.
-    pub headers: Vec<(Block, Levels)>,
+    pub headers: Vec<(Block<'ctx>, Levels)>,
 }
 
 /// Makes `v` (an inner loop's init, bound or step in a collapsed nest) available in the
@@ -89,7 +89,7 @@ pub struct Partitioned {
 /// (the outer induction variable or anything carried around the loop) and calls vary:
 /// None, the nest is not rectangular. Loads are copied as the single-loop bound is
 /// (`copy_before_loop` in loops.rs): OpenACC evaluates the iteration counts before the loop.
-fn hoist_invariant(v: Value, outer: &HashSet<Block>, pre: Block, done: &mut HashMap<Value, Value>, depth: u32) -> Option<Value> {
+fn hoist_invariant<'ctx>(v: Value<'ctx>, outer: &HashSet<Block<'ctx>>, pre: Block<'ctx>, done: &mut HashMap<Value<'ctx>, Value<'ctx>>, depth: u32) -> Option<Value<'ctx>> {
     if !v.is_instruction() || !outer.contains(&v.parent_block()) {
         return Some(v);
     }
@@ -104,7 +104,7 @@ fn hoist_invariant(v: Value, outer: &HashSet<Block>, pre: Block, done: &mut Hash
     for (k, o) in ops.into_iter().enumerate() {
         copy.set_operand(k as u32, o);
     }
-    insert_before(copy, pre.terminator()?, v.parent_function().parent_module().context());
+    insert_before(copy, pre.terminator()?, v.context());
     done.insert(v, copy);
     Some(copy)
 }
@@ -121,7 +121,7 @@ fn is_rematerialisable(op: Opcode) -> bool {
 }
 
 /// The loop directly nested in `outer` (for collapse): the first loop header its body reaches.
-fn inner_loop(cfg: &FunctionCfg, outer: &LoopShape, loc: &Loc) -> Result<crate::cfg::NaturalLoop> {
+fn inner_loop<'ctx>(cfg: &FunctionCfg<'ctx>, outer: &LoopShape<'ctx>, loc: &Loc) -> Result<crate::cfg::NaturalLoop> {
     let body_entry = outer.header.successors()[outer.body_succ as usize];
     let h = cfg.index[&outer.header];
     cfg.loops()
@@ -149,7 +149,7 @@ fn inner_loop(cfg: &FunctionCfg, outer: &LoopShape, loc: &Loc) -> Result<crate::
 }
 
 /// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).
-fn level_id_and_count(m: Module, b: &Builder, levels: Levels) -> (Value, Value) {
+fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels) -> (Value<'ctx>, Value<'ctx>) {
     use crate::devrt::{GANG_ID, NUM_GANGS, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, WORKER_ID};
     let call = |name: &str| crate::devrt::id(m, b, name);
     let mut id: Option<Value> = None;
@@ -178,7 +178,7 @@ fn level_id_and_count(m: Module, b: &Builder, levels: Levels) -> (Value, Value) 
 
 /// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
 /// outermost preheader).
-fn rewrite_nest(m: Module, nest: &[CountedLoop], levels: Levels, loc: &Loc) -> Result<Value> {
+fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let i64t = ctx.i64();
     let outer = &nest[0];
@@ -211,7 +211,7 @@ fn rewrite_nest(m: Module, nest: &[CountedLoop], levels: Levels, loc: &Loc) -> R
     // is: divisors are at least 1 so that this last run cannot divide by zero (a trap on the
     // emulator's host, undefined behaviour in the IR).
     let one = i64t.const_int(1);
-    let at_least_one = |v: Value| b.select(b.icmp(IntPred::LLVMIntSLT, v, one), one, v);
+    let at_least_one = |v: Value<'ctx>| b.select(b.icmp(IntPred::LLVMIntSLT, v, one), one, v);
     let mut ivs = Vec::new();
     for j in 0..nest.len() {
         let mut idx = k;

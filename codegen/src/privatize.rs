@@ -81,7 +81,7 @@ pub struct Placed {
 }
 
 /// Places the kernel's private arrays.
-pub fn place_arrays(m: Module, k: Value, loops: &[(Block, Levels)], loc: &Loc) -> Result<Placed> {
+pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], loc: &Loc) -> Result<Placed> {
     let cfg = FunctionCfg::new(k);
     let natural = cfg.loops();
     // (header, body, levels) of each partitioned loop.
@@ -136,7 +136,7 @@ pub fn place_arrays(m: Module, k: Value, loops: &[(Block, Levels)], loc: &Loc) -
 }
 
 /// Blocks of the instructions that use `a`, through address computations.
-fn use_blocks(a: Value) -> HashSet<Block> {
+fn use_blocks<'ctx>(a: Value<'ctx>) -> HashSet<Block<'ctx>> {
     let mut out = HashSet::new();
     let mut work = vec![a];
     let mut seen = HashSet::new();
@@ -160,7 +160,7 @@ fn use_blocks(a: Value) -> HashSet<Block> {
     out
 }
 
-fn is_lifetime_marker(i: Value) -> bool {
+fn is_lifetime_marker<'ctx>(i: Value<'ctx>) -> bool {
     i.called_name().is_some_and(|n| n.starts_with("llvm.lifetime."))
 }
 
@@ -173,7 +173,7 @@ pub fn worker_stride(bytes: u64, align: u64) -> u64 {
 }
 
 /// Replaces alloca `a` by a shared-memory copy (one, or one per worker).
-fn move_to_shared(m: Module, a: Value, place: Placement) {
+fn move_to_shared<'ctx>(m: Module<'ctx>, a: Value<'ctx>, place: Placement) {
     let ctx = m.context();
     let ty = a.allocated_type();
     for u in a.users() {

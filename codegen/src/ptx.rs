@@ -5,9 +5,9 @@
 //! process (ptxas). A failing ptxas is reported with the exact command to reproduce it.
 
 use crate::error::{AccError, Result};
-use crate::ir::Module;
-use llvm_sys::target_machine::*;
-use std::ffi::{CStr, CString};
+use crate::ir::OwnedModule;
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::OptimizationLevel;
 use std::path::{Path, PathBuf};
 
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
@@ -43,90 +43,46 @@ pub fn portable_arch(archs: &[String]) -> String {
     oldest.trim_end_matches('a').to_string()
 }
 
-/// An NVPTX target machine for one `sm_XX`.
+/// An NVPTX target machine for one `sm_XX` (inkwell's).
 pub struct Nvptx {
-    tm: LLVMTargetMachineRef,
-}
-
-impl Drop for Nvptx {
-    fn drop(&mut self) {
-        // SAFETY: created in `new`, disposed once.
-        unsafe { LLVMDisposeTargetMachine(self.tm) }
-    }
+    tm: TargetMachine,
 }
 
 impl Nvptx {
     pub fn new(arch: &str, opt_level: u8) -> Result<Nvptx> {
-        // SAFETY: target registration is idempotent; all strings are NUL-terminated and
-        // copied by LLVM; the error message is freed after reading.
-        unsafe {
-            llvm_sys::target::LLVMInitializeNVPTXTargetInfo();
-            llvm_sys::target::LLVMInitializeNVPTXTarget();
-            llvm_sys::target::LLVMInitializeNVPTXTargetMC();
-            llvm_sys::target::LLVMInitializeNVPTXAsmPrinter();
-            let triple = CString::new(TRIPLE).expect("no NUL");
-            let isa = ptx_isa(arch).ok_or_else(|| AccError::internal(format!("no PTX version known for GPU architecture '{arch}'")))?;
-            let cpu = CString::new(arch).map_err(|_| AccError::internal("bad arch"))?;
-            let features = CString::new(format!("+ptx{isa}")).expect("no NUL");
-            let mut target = std::ptr::null_mut();
-            let mut err = std::ptr::null_mut();
-            if LLVMGetTargetFromTriple(triple.as_ptr(), &mut target, &mut err) != 0 {
-                let msg = CStr::from_ptr(err).to_string_lossy().into_owned();
-                llvm_sys::core::LLVMDisposeMessage(err);
-                return Err(AccError::internal(format!("the NVPTX target is not available in this LLVM: {msg}")));
-            }
-            let level = match opt_level {
-                0 => LLVMCodeGenOptLevel::LLVMCodeGenLevelNone,
-                1 => LLVMCodeGenOptLevel::LLVMCodeGenLevelLess,
-                2 => LLVMCodeGenOptLevel::LLVMCodeGenLevelDefault,
-                _ => LLVMCodeGenOptLevel::LLVMCodeGenLevelAggressive,
-            };
-            let tm = LLVMCreateTargetMachine(
-                target,
-                triple.as_ptr(),
-                cpu.as_ptr(),
-                features.as_ptr(),
-                level,
-                LLVMRelocMode::LLVMRelocDefault,
-                LLVMCodeModel::LLVMCodeModelDefault,
-            );
-            Ok(Nvptx { tm })
-        }
+        // Registration is idempotent.
+        Target::initialize_nvptx(&InitializationConfig { asm_parser: false, disassembler: false, ..Default::default() });
+        let triple = TargetTriple::create(TRIPLE);
+        let isa = ptx_isa(arch).ok_or_else(|| AccError::internal(format!("no PTX version known for GPU architecture '{arch}'")))?;
+        let target = Target::from_triple(&triple).map_err(|e| AccError::internal(format!("the NVPTX target is not available in this LLVM: {e}")))?;
+        let level = match opt_level {
+            0 => OptimizationLevel::None,
+            1 => OptimizationLevel::Less,
+            2 => OptimizationLevel::Default,
+            _ => OptimizationLevel::Aggressive,
+        };
+        let tm = target
+            .create_target_machine(&triple, arch, &format!("+ptx{isa}"), level, RelocMode::Default, CodeModel::Default)
+            .ok_or_else(|| AccError::internal(format!("LLVM cannot make an NVPTX target machine for {arch}")))?;
+        Ok(Nvptx { tm })
     }
 
-    pub fn raw(&self) -> LLVMTargetMachineRef {
-        self.tm
+    pub fn machine(&self) -> &TargetMachine {
+        &self.tm
     }
 
     pub fn data_layout(&self) -> String {
-        // SAFETY: the layout is created from the live target machine and disposed here.
-        unsafe {
-            let dl = LLVMCreateTargetDataLayout(self.tm);
-            let s = llvm_sys::target::LLVMCopyStringRepOfTargetData(dl);
-            let out = CStr::from_ptr(s).to_string_lossy().into_owned();
-            llvm_sys::core::LLVMDisposeMessage(s);
-            llvm_sys::target::LLVMDisposeTargetData(dl);
-            out
-        }
+        self.tm.get_target_data().get_data_layout().as_str().to_string_lossy().into_owned()
     }
 
-    /// Emits PTX text for a verified device module.
-    pub fn emit_ptx(&self, m: Module) -> Result<String> {
-        let mut buf = std::ptr::null_mut();
-        let mut err = std::ptr::null_mut();
-        // SAFETY: live module and target machine; the buffer and message are freed here.
-        unsafe {
-            if LLVMTargetMachineEmitToMemoryBuffer(self.tm, m.0, LLVMCodeGenFileType::LLVMAssemblyFile, &mut err, &mut buf) != 0 {
-                let msg = CStr::from_ptr(err).to_string_lossy().into_owned();
-                llvm_sys::core::LLVMDisposeMessage(err);
-                return Err(AccError::internal(format!("the NVPTX back end failed: {msg}")));
-            }
-            let start = llvm_sys::core::LLVMGetBufferStart(buf) as *const u8;
-            let len = llvm_sys::core::LLVMGetBufferSize(buf);
-            let text = String::from_utf8_lossy(std::slice::from_raw_parts(start, len)).into_owned();
-            llvm_sys::core::LLVMDisposeMemoryBuffer(buf);
-            Ok(text)
-        }
+    /// Emits PTX text for a verified device module (code generation changes the module:
+    /// pass a copy).
+    pub fn emit_ptx(&self, m: &OwnedModule<'_>) -> Result<String> {
+        let buf = self
+            .tm
+            .write_to_memory_buffer(m.ink(), FileType::Assembly)
+            .map_err(|e| AccError::internal(format!("the NVPTX back end failed: {e}")))?;
+        Ok(String::from_utf8_lossy(buf.as_slice()).into_owned())
     }
 }
 

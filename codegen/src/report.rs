@@ -6,7 +6,7 @@ use crate::device::KernelPlan;
 use crate::outline::Outlined;
 use std::fmt::Write;
 
-pub fn describe(ds: &[Directive]) -> String {
+pub fn describe<'ctx>(ds: &[Directive<'ctx>]) -> String {
     let mut s = String::new();
     for d in ds {
         let _ = writeln!(s, "{}: {} (id {}) in {}", d.loc, d.name, d.id, d.function.name());
@@ -17,7 +17,7 @@ pub fn describe(ds: &[Directive]) -> String {
     s
 }
 
-fn clause_text(c: &Clause) -> String {
+fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
     match c {
         Clause::Data(k, v) => format!("{:?}({})", k, v.text).to_lowercase(),
         Clause::Update { to_device, var } => format!("{}({})", if *to_device { "device" } else { "self" }, var.text),
@@ -32,7 +32,7 @@ fn clause_text(c: &Clause) -> String {
     }
 }
 
-pub fn plans(regions: &[Outlined], plans: &[KernelPlan]) -> String {
+pub fn plans<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan]) -> String {
     let mut s = String::new();
     for (r, p) in regions.iter().zip(plans) {
         let _ = writeln!(

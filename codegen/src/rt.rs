@@ -2,23 +2,23 @@
 
 use crate::ir::{Module, Value};
 
-pub struct Runtime {
-    pub use_device: Value,
-    pub data_enter: Value,
-    pub data_exit: Value,
-    pub deviceptr: Value,
-    pub translate: Value,
-    pub launch: Value,
-    pub check_launch_size: Value,
-    pub update_device: Value,
-    pub update_self: Value,
+pub struct Runtime<'ctx> {
+    pub use_device: Value<'ctx>,
+    pub data_enter: Value<'ctx>,
+    pub data_exit: Value<'ctx>,
+    pub deviceptr: Value<'ctx>,
+    pub translate: Value<'ctx>,
+    pub launch: Value<'ctx>,
+    pub check_launch_size: Value<'ctx>,
+    pub update_device: Value<'ctx>,
+    pub update_self: Value<'ctx>,
 }
 
-impl Runtime {
-    pub fn declare(m: Module) -> Runtime {
+impl<'ctx> Runtime<'ctx> {
+    pub fn declare(m: Module<'ctx>) -> Runtime<'ctx> {
         let ctx = m.context();
         let (v, i32t, i64t, p) = (ctx.void(), ctx.i32(), ctx.i64(), ctx.ptr());
-        let f = |name: &str, ret, params: &[crate::ir::Type]| m.get_or_add_function(name, ctx.fn_type(ret, params, false));
+        let f = |name: &str, ret, params: &[crate::ir::Type<'ctx>]| m.get_or_add_function(name, ctx.fn_type(ret, params, false));
         Runtime {
             use_device: f("__accrt_use_device", i32t, &[]),
             data_enter: f("__accrt_data_enter", v, &[p, i64t, i32t, p, p]),

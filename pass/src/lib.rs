@@ -46,7 +46,8 @@ pub unsafe extern "C" fn acc_offload_run(module: LLVMModuleRef, options: *const 
         (false, true) => Mode::OffloadDeferred,
         (false, false) => Mode::Offload,
     };
-    report(|| run_on_module(module, &options, mode))
+    // SAFETY: this function's contract, passed on.
+    report(|| unsafe { run_on_module(module, &options, mode) })
 }
 
 /// `acc-offload-finish`: installs the device image `acc_offload_run` left building.
@@ -56,7 +57,8 @@ pub unsafe extern "C" fn acc_offload_run(module: LLVMModuleRef, options: *const 
 /// `module` must be a live module owned by the caller for the duration of the call.
 #[no_mangle]
 pub unsafe extern "C" fn acc_offload_finish(module: LLVMModuleRef) -> c_int {
-    report(|| finish_module(module))
+    // SAFETY: this function's contract, passed on.
+    report(|| unsafe { finish_module(module) })
 }
 
 /// Runs `work`, printing its errors (a panic included) in the user's format.
