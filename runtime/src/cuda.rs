@@ -1,22 +1,26 @@
-//! The CUDA driver API, loaded at run time with `dlopen` (`libcuda.so.1`, else
-//! `libcuda.so`), so that programs start on machines without a GPU.
+//! The CUDA driver API, through `cudarc`'s raw bindings (`cudarc::driver::sys`), which load
+//! the driver at run time with `dlopen` (`libcuda.so`, ..., `libcuda.so.1`), so that programs
+//! start on machines without a GPU.
 //!
 //! This is the ONLY module that calls the CUDA driver. It exposes thin safe wrappers that
 //! return `Result<_, CuError>`; callers decide how to report a failure
 //! ([`CuError::fail`] names the call, the context and the CUDA error).
+//!
+//! cudarc panics where the driver library or one of its functions is missing (on the first
+//! call that needs it), so [`load`] checks both first and reports them as an `Err`: no
+//! wrapper here is called before `load` succeeded (device.rs).
 
-use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::OnceLock;
 
-use libloading::Library;
+use cudarc::driver::sys::{self, CUresult};
 
 use crate::diag;
 
-type CuResult = c_int;
 /// `CUdevice`.
-pub type Device = c_int;
+pub type Device = sys::CUdevice;
 /// `CUdeviceptr`.
-pub type DevPtr = u64;
+pub type DevPtr = sys::CUdeviceptr;
 
 /// A `CUcontext`, `CUmodule` or `CUfunction` handle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,9 +31,6 @@ unsafe impl Send for Handle {}
 // SAFETY: as above; handles are never dereferenced on the host.
 unsafe impl Sync for Handle {}
 
-const CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: c_int = 0;
-const CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: c_int = 5;
-
 /// A failed driver call: its name and `CUresult`.
 #[derive(Debug, Clone, Copy)]
 pub struct CuError {
@@ -37,34 +38,38 @@ pub struct CuError {
     pub code: i32,
 }
 
+/// `cuGetErrorName`/`cuGetErrorString` with the `CUresult` argument as the C `int` it is:
+/// cudarc's `CUresult` is a Rust enum, and a code it does not list (one made up by a caller,
+/// or added by a newer driver) must not be turned into one.
+type ErrorText = unsafe extern "C" fn(c_int, *mut *const c_char) -> c_int;
+
 impl CuError {
     /// "CUDA_ERROR_XYZ: description" from the driver.
     pub fn describe(&self) -> String {
-        let Some(api) = API.get().and_then(|a| a.as_ref().ok()) else {
-            return format!("CUresult {}", self.code);
+        let fallback = || format!("CUresult {}", self.code);
+        if !matches!(LOADED.get(), Some(Ok(()))) {
+            return fallback();
+        }
+        // SAFETY: `load` succeeded, so the library is present and culib() does not panic.
+        let lib = unsafe { sys::culib() };
+        let lookup = |name: &CStr| -> Option<ErrorText> {
+            // SAFETY: the symbol is the driver function of that name, whose C signature is
+            // `CUresult f(CUresult, const char **)`, CUresult being a C enum (an int).
+            unsafe { lib.get::<ErrorText>(name) }.ok().map(|f| *f)
         };
-        let (mut name, mut text): (*const c_char, *const c_char) =
-            (std::ptr::null(), std::ptr::null());
-        // SAFETY: both functions only write a pointer to a static string (or fail).
-        let (r1, r2) = unsafe {
-            (
-                (api.get_error_name)(self.code, &mut name),
-                (api.get_error_string)(self.code, &mut text),
-            )
-        };
-        // Unknown codes make cuGetErrorName/String fail and leave the pointers null.
-        let name = if r1 == 0 && !name.is_null() {
+        let text_of = |f: Option<ErrorText>| -> Option<String> {
+            let mut s: *const c_char = std::ptr::null();
+            // SAFETY: the function only writes a pointer to a static string (or fails).
+            let r = unsafe { f?(self.code, &mut s) };
+            // Unknown codes make cuGetErrorName/String fail and leave the pointer null.
+            if r != 0 || s.is_null() {
+                return None;
+            }
             // SAFETY: on success the driver returned a static NUL-terminated string.
-            unsafe { diag::cstr(name, "?") }.into_owned()
-        } else {
-            format!("CUresult {}", self.code)
+            Some(unsafe { diag::cstr(s, "?") }.into_owned())
         };
-        let text = if r2 == 0 && !text.is_null() {
-            // SAFETY: as above.
-            unsafe { diag::cstr(text, "?") }.into_owned()
-        } else {
-            "unknown error".into()
-        };
+        let name = text_of(lookup(c"cuGetErrorName")).unwrap_or_else(fallback);
+        let text = text_of(lookup(c"cuGetErrorString")).unwrap_or_else(|| "unknown error".into());
         format!("{name}: {text}")
     }
 
@@ -80,128 +85,87 @@ impl CuError {
     }
 }
 
-fn check(call: &'static str, code: CuResult) -> Result<(), CuError> {
-    if code == 0 {
+fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
+    if code == CUresult::CUDA_SUCCESS {
         Ok(())
     } else {
-        Err(CuError { call, code })
+        Err(CuError {
+            call,
+            code: code as i32,
+        })
     }
 }
 
-struct Api {
-    _lib: Library,
-    init: unsafe extern "C" fn(c_uint) -> CuResult,
-    device_get_count: unsafe extern "C" fn(*mut c_int) -> CuResult,
-    device_get: unsafe extern "C" fn(*mut Device, c_int) -> CuResult,
-    device_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, Device) -> CuResult,
-    primary_ctx_retain: unsafe extern "C" fn(*mut *mut c_void, Device) -> CuResult,
-    ctx_set_current: unsafe extern "C" fn(*mut c_void) -> CuResult,
-    ctx_synchronize: unsafe extern "C" fn() -> CuResult,
-    module_load_data: unsafe extern "C" fn(*mut *mut c_void, *const c_void) -> CuResult,
-    module_get_function:
-        unsafe extern "C" fn(*mut *mut c_void, *mut c_void, *const c_char) -> CuResult,
-    func_get_attribute: unsafe extern "C" fn(*mut c_int, c_int, *mut c_void) -> CuResult,
-    #[allow(clippy::type_complexity)]
-    launch_kernel: unsafe extern "C" fn(
-        *mut c_void,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        *mut c_void,
-        *mut *mut c_void,
-        *mut *mut c_void,
-    ) -> CuResult,
-    mem_alloc: unsafe extern "C" fn(*mut DevPtr, usize) -> CuResult,
-    mem_free: unsafe extern "C" fn(DevPtr) -> CuResult,
-    memcpy_htod: unsafe extern "C" fn(DevPtr, *const c_void, usize) -> CuResult,
-    memcpy_dtoh: unsafe extern "C" fn(*mut c_void, DevPtr, usize) -> CuResult,
-    get_error_name: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-    get_error_string: unsafe extern "C" fn(CuResult, *mut *const c_char) -> CuResult,
-}
+/// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
+/// on the first call of a missing one.
+const USED: [&CStr; 17] = [
+    c"cuInit",
+    c"cuDeviceGetCount",
+    c"cuDeviceGet",
+    c"cuDeviceGetAttribute",
+    c"cuDevicePrimaryCtxRetain",
+    c"cuCtxSetCurrent",
+    c"cuCtxSynchronize",
+    c"cuModuleLoadData",
+    c"cuModuleGetFunction",
+    c"cuFuncGetAttribute",
+    c"cuLaunchKernel",
+    c"cuMemAlloc_v2",
+    c"cuMemFree_v2",
+    c"cuMemcpyHtoD_v2",
+    c"cuMemcpyDtoH_v2",
+    c"cuGetErrorName",
+    c"cuGetErrorString",
+];
 
-static API: OnceLock<Result<Api, String>> = OnceLock::new();
+static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
 
-fn load_api() -> Result<Api, String> {
-    // SAFETY: loading libcuda runs its initialisers, which have no preconditions.
-    let lib = unsafe { Library::new("libcuda.so.1").or_else(|_| Library::new("libcuda.so")) }
-        .map_err(|e| format!("cannot load the CUDA driver (libcuda.so.1): {e}"))?;
-    macro_rules! sym {
-        ($name:literal) => {
-            // SAFETY: the symbol is the CUDA driver function of that name, whose C
-            // signature matches the field type it is assigned to.
-            *unsafe { lib.get(concat!($name, "\0").as_bytes()) }
-                .map_err(|e| format!("the CUDA driver lacks {}: {e}", $name))?
-        };
+fn load_driver() -> Result<(), String> {
+    // SAFETY: tries to dlopen the driver under its possible names (running libcuda's
+    // initialisers, which have no preconditions) and closes what it opened.
+    if !unsafe { sys::is_culib_present() } {
+        return Err("cannot load the CUDA driver (libcuda.so.1): not found".into());
     }
-    Ok(Api {
-        init: sym!("cuInit"),
-        device_get_count: sym!("cuDeviceGetCount"),
-        device_get: sym!("cuDeviceGet"),
-        device_get_attribute: sym!("cuDeviceGetAttribute"),
-        primary_ctx_retain: sym!("cuDevicePrimaryCtxRetain"),
-        ctx_set_current: sym!("cuCtxSetCurrent"),
-        ctx_synchronize: sym!("cuCtxSynchronize"),
-        module_load_data: sym!("cuModuleLoadData"),
-        module_get_function: sym!("cuModuleGetFunction"),
-        func_get_attribute: sym!("cuFuncGetAttribute"),
-        launch_kernel: sym!("cuLaunchKernel"),
-        mem_alloc: sym!("cuMemAlloc_v2"),
-        mem_free: sym!("cuMemFree_v2"),
-        memcpy_htod: sym!("cuMemcpyHtoD_v2"),
-        memcpy_dtoh: sym!("cuMemcpyDtoH_v2"),
-        get_error_name: sym!("cuGetErrorName"),
-        get_error_string: sym!("cuGetErrorString"),
-        _lib: lib,
-    })
+    // SAFETY: as above; the library is present, so culib() loads it and does not panic.
+    let lib = unsafe { sys::culib() };
+    for name in USED {
+        // SAFETY: only looks the symbol up; it is not called through this type.
+        unsafe { lib.get::<*const c_void>(name) }
+            .map_err(|_| format!("the CUDA driver lacks {}", name.to_string_lossy()))?;
+    }
+    Ok(())
 }
 
 /// Load the driver library (once). `Err` says why it is unusable.
 pub fn load() -> Result<(), String> {
-    API.get_or_init(load_api)
-        .as_ref()
-        .map(|_| ())
-        .map_err(Clone::clone)
-}
-
-fn api() -> &'static Api {
-    match API.get() {
-        Some(Ok(api)) => api,
-        _ => panic!("CUDA driver used before it was loaded"),
-    }
+    LOADED.get_or_init(load_driver).clone()
 }
 
 pub fn init() -> Result<(), CuError> {
     // SAFETY: cuInit takes flags (must be 0) and has no other precondition.
-    check("cuInit", unsafe { (api().init)(0) })
+    check("cuInit", unsafe { sys::cuInit(0) })
 }
 
 pub fn device_count() -> Result<i32, CuError> {
     let mut n = 0;
     // SAFETY: writes one int to a valid local.
-    check("cuDeviceGetCount", unsafe {
-        (api().device_get_count)(&mut n)
-    })?;
+    check("cuDeviceGetCount", unsafe { sys::cuDeviceGetCount(&mut n) })?;
     Ok(n)
 }
 
 pub fn device_get(ordinal: i32) -> Result<Device, CuError> {
     let mut d = 0;
     // SAFETY: writes one CUdevice to a valid local.
-    check("cuDeviceGet", unsafe {
-        (api().device_get)(&mut d, ordinal)
-    })?;
+    check("cuDeviceGet", unsafe { sys::cuDeviceGet(&mut d, ordinal) })?;
     Ok(d)
 }
 
 pub fn max_grid_dim_x(dev: Device) -> Result<i32, CuError> {
     let mut v = 0;
+    let attr = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X;
     // SAFETY: writes one int to a valid local; `dev` came from cuDeviceGet.
     check("cuDeviceGetAttribute", unsafe {
-        (api().device_get_attribute)(&mut v, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, dev)
+        sys::cuDeviceGetAttribute(&mut v, attr, dev)
     })?;
     Ok(v)
 }
@@ -210,19 +174,21 @@ pub fn primary_ctx_retain(dev: Device) -> Result<Handle, CuError> {
     let mut c = std::ptr::null_mut();
     // SAFETY: writes one CUcontext to a valid local; `dev` came from cuDeviceGet.
     check("cuDevicePrimaryCtxRetain", unsafe {
-        (api().primary_ctx_retain)(&mut c, dev)
+        sys::cuDevicePrimaryCtxRetain(&mut c, dev)
     })?;
-    Ok(Handle(c))
+    Ok(Handle(c.cast()))
 }
 
 pub fn ctx_set_current(ctx: Handle) -> Result<(), CuError> {
     // SAFETY: `ctx` is a context retained by primary_ctx_retain and never released.
-    check("cuCtxSetCurrent", unsafe { (api().ctx_set_current)(ctx.0) })
+    check("cuCtxSetCurrent", unsafe {
+        sys::cuCtxSetCurrent(ctx.0.cast())
+    })
 }
 
 pub fn ctx_synchronize() -> Result<(), CuError> {
     // SAFETY: no arguments; requires a current context, which the caller has set.
-    check("cuCtxSynchronize", unsafe { (api().ctx_synchronize)() })
+    check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
 }
 
 /// Load a cubin/PTX image.
@@ -234,25 +200,26 @@ pub unsafe fn module_load_data(image: *const c_void) -> Result<Handle, CuError> 
     // SAFETY: `image` is a complete, self-describing ELF/PTX image embedded by the
     // compiler (caller's guarantee); the driver copies what it needs.
     check("cuModuleLoadData", unsafe {
-        (api().module_load_data)(&mut m, image)
+        sys::cuModuleLoadData(&mut m, image)
     })?;
-    Ok(Handle(m))
+    Ok(Handle(m.cast()))
 }
 
 pub fn module_get_function(module: Handle, name: &CStr) -> Result<Handle, CuError> {
     let mut f = std::ptr::null_mut();
     // SAFETY: `module` was loaded by module_load_data; `name` is NUL-terminated.
     check("cuModuleGetFunction", unsafe {
-        (api().module_get_function)(&mut f, module.0, name.as_ptr())
+        sys::cuModuleGetFunction(&mut f, module.0.cast(), name.as_ptr())
     })?;
-    Ok(Handle(f))
+    Ok(Handle(f.cast()))
 }
 
 pub fn func_max_threads_per_block(func: Handle) -> Result<i32, CuError> {
     let mut v = 0;
+    let attr = sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK;
     // SAFETY: writes one int to a valid local; `func` came from module_get_function.
     check("cuFuncGetAttribute", unsafe {
-        (api().func_get_attribute)(&mut v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func.0)
+        sys::cuFuncGetAttribute(&mut v, attr, func.0.cast())
     })?;
     Ok(v)
 }
@@ -271,8 +238,8 @@ pub unsafe fn launch_kernel(
     // SAFETY: `func` is a loaded kernel and `params` matches its signature (generated by
     // the compiler from the same source); sizes were clamped to the device limits.
     check("cuLaunchKernel", unsafe {
-        (api().launch_kernel)(
-            func.0,
+        sys::cuLaunchKernel(
+            func.0.cast(),
             grid,
             1,
             1,
@@ -290,13 +257,13 @@ pub unsafe fn launch_kernel(
 pub fn mem_alloc(bytes: usize) -> Result<DevPtr, CuError> {
     let mut p = 0;
     // SAFETY: writes one CUdeviceptr to a valid local.
-    check("cuMemAlloc", unsafe { (api().mem_alloc)(&mut p, bytes) })?;
+    check("cuMemAlloc", unsafe { sys::cuMemAlloc_v2(&mut p, bytes) })?;
     Ok(p)
 }
 
 pub fn mem_free(p: DevPtr) -> Result<(), CuError> {
     // SAFETY: `p` was returned by mem_alloc and is freed once (present-table invariant).
-    check("cuMemFree", unsafe { (api().mem_free)(p) })
+    check("cuMemFree", unsafe { sys::cuMemFree_v2(p) })
 }
 
 /// Copy `bytes` from host `src` to device `dst`.
@@ -306,7 +273,7 @@ pub fn mem_free(p: DevPtr) -> Result<(), CuError> {
 pub unsafe fn memcpy_htod(dst: DevPtr, src: *const c_void, bytes: usize) -> Result<(), CuError> {
     // SAFETY: guaranteed by the caller (see `# Safety`).
     check("cuMemcpyHtoD", unsafe {
-        (api().memcpy_htod)(dst, src, bytes)
+        sys::cuMemcpyHtoD_v2(dst, src, bytes)
     })
 }
 
@@ -317,6 +284,6 @@ pub unsafe fn memcpy_htod(dst: DevPtr, src: *const c_void, bytes: usize) -> Resu
 pub unsafe fn memcpy_dtoh(dst: *mut c_void, src: DevPtr, bytes: usize) -> Result<(), CuError> {
     // SAFETY: guaranteed by the caller (see `# Safety`).
     check("cuMemcpyDtoH", unsafe {
-        (api().memcpy_dtoh)(dst, src, bytes)
+        sys::cuMemcpyDtoH_v2(dst, src, bytes)
     })
 }
