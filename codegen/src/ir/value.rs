@@ -14,6 +14,15 @@ impl<'ctx> Type<'ctx> {
     }
 }
 
+/// `is_x(self) -> bool` for each `LLVMIsA*` kind test.
+macro_rules! isa_tests {
+    ($($name:ident: $kind:ident),* $(,)?) => {
+        $(pub fn $name(self) -> bool {
+            raw::isa(self.raw(), Isa::$kind)
+        })*
+    };
+}
+
 // ---------------------------------------------------------------- any value
 impl<'ctx> Value<'ctx> {
     pub fn is_null(self) -> bool {
@@ -35,32 +44,10 @@ impl<'ctx> Value<'ctx> {
     pub fn to_string(self) -> String {
         raw::print_value(self.raw())
     }
-    pub fn is_instruction(self) -> bool {
-        raw::isa(self.raw(), Isa::Instruction)
-    }
-    pub fn is_argument(self) -> bool {
-        raw::isa(self.raw(), Isa::Argument)
-    }
-    pub fn is_const_expr(self) -> bool {
-        raw::isa(self.raw(), Isa::ConstantExpr)
-    }
-    pub fn is_global_variable(self) -> bool {
-        raw::isa(self.raw(), Isa::GlobalVariable)
-    }
-    pub fn is_function(self) -> bool {
-        raw::isa(self.raw(), Isa::Function)
-    }
-    pub fn is_alloca(self) -> bool {
-        raw::isa(self.raw(), Isa::Alloca)
-    }
-    pub fn is_phi(self) -> bool {
-        raw::isa(self.raw(), Isa::Phi)
-    }
-    pub fn is_call(self) -> bool {
-        raw::isa(self.raw(), Isa::Call)
-    }
-    pub fn is_const_int(self) -> bool {
-        raw::isa(self.raw(), Isa::ConstantInt)
+    isa_tests! {
+        is_instruction: Instruction, is_argument: Argument, is_const_expr: ConstantExpr,
+        is_global_variable: GlobalVariable, is_function: Function, is_alloca: Alloca,
+        is_phi: Phi, is_call: Call, is_const_int: ConstantInt,
     }
     pub fn const_int_value(self) -> Option<i64> {
         if !self.is_const_int() {
