@@ -23,7 +23,7 @@ impl<'ctx> Block<'ctx> {
         self.terminator().map(|t| t.successors()).unwrap_or_default()
     }
     pub fn first_non_phi(self) -> Option<Value<'ctx>> {
-        self.0.get_first_instruction().and_then(|_| self.instructions().into_iter().find(|i| !i.is_phi()))
+        self.instructions().into_iter().find(|i| !i.is_phi())
     }
     /// Moves this block (from any function) to just after `after`.
     pub fn move_after(self, after: Block<'ctx>) {
