@@ -44,6 +44,18 @@ define void @__acc_sync_worker() #0 {
   ret void
 }
 
+; Warp shuffles: the runtime exchanges the values of the 32 threads of the caller's warp
+; (linear thread order, vector fastest), suspending the fiber until its warp has arrived.
+define i32 @__acc_shfl_down(i32 %v, i32 %delta) #0 {
+  %r = call i32 @__accemu_shfl_down(i32 %v, i32 %delta)
+  ret i32 %r
+}
+
+define i32 @__acc_shfl_idx(i32 %v, i32 %src) #0 {
+  %r = call i32 @__accemu_shfl_idx(i32 %v, i32 %src)
+  ret i32 %r
+}
+
 ; Emulator only (codegen/src/emulator.rs calls it after every shared-memory store): lets the
 ; other threads of the block run before this one goes on.
 define void @__acc_emu_yield() #0 {
@@ -60,6 +72,8 @@ declare i64 @__accemu_vector_length() #1
 declare void @__accemu_sync_gang() #2
 declare void @__accemu_sync_worker() #2
 declare void @__accemu_yield() #2
+declare i32 @__accemu_shfl_down(i32, i32) #2
+declare i32 @__accemu_shfl_idx(i32, i32) #2
 
 attributes #0 = { alwaysinline nounwind }
 ; Each emulated thread (fiber) sees constant ids for its whole life, so the id functions are

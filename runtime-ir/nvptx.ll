@@ -66,6 +66,44 @@ define void @__acc_sync_worker() #0 {
   ret void
 }
 
+; Warp shuffles. A warp is 32 consecutive threads of the block in linear order
+; t = tid.y * ntid.x + tid.x (vector fastest); the last warp is partial when the block size
+; is not a multiple of 32. Every existing thread of the warp calls them together (uniform
+; control flow); the mask is that of the warp's existing lanes, as __shfl_*_sync requires.
+define internal i32 @__acc_warp_mask() #0 {
+  %nx = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %ny = call i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %n = mul i32 %nx, %ny
+  %yx = mul i32 %y, %nx
+  %t = add i32 %yx, %x
+  %base = and i32 %t, -32
+  %left = sub i32 %n, %base
+  %full = icmp uge i32 %left, 32
+  %bit = shl i32 1, %left
+  %part = sub i32 %bit, 1
+  %mask = select i1 %full, i32 -1, i32 %part
+  ret i32 %mask
+}
+
+; %v of lane lane+%delta of the caller's warp; the caller's own %v when lane+%delta >= 32
+; (unspecified when that lane does not exist in a partial warp).
+define i32 @__acc_shfl_down(i32 %v, i32 %delta) #0 {
+  %mask = call i32 @__acc_warp_mask()
+  %r = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %mask, i32 %v, i32 %delta, i32 31)
+  ret i32 %r
+}
+
+; %v of lane %src (0..31) of the caller's warp (unspecified when that lane does not exist).
+define i32 @__acc_shfl_idx(i32 %v, i32 %src) #0 {
+  %mask = call i32 @__acc_warp_mask()
+  %r = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %v, i32 %src, i32 31)
+  ret i32 %r
+}
+
+declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
+declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 declare void @llvm.nvvm.barrier.cta.sync.aligned.count(i32, i32)
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
