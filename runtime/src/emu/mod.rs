@@ -11,12 +11,15 @@
 //! (`ACCC_EMU_SCHEDULE=forward|reverse|random:SEED`) is chosen per round, so a missing sync
 //! changes the answer instead of hiding. A sync under divergent control flow is reported as a
 //! deadlock. Shared memory is ordinary memory with one instance, right because gangs never
-//! overlap. Device memory is separate host memory (mem.rs). Warp-level operations (shuffles,
-//! votes) are not needed by any kernel yet and are not emulated.
+//! overlap. Device memory is separate host memory (mem.rs). Warp shuffles go through a table
+//! with one value per thread of the running gang (`LANES`): each thread writes its value,
+//! waits for its warp (32 consecutive threads in linear order, `Wait::Warp`), reads its
+//! source lane, and waits for its warp again so that nobody overwrites the table before
+//! every lane has read. Votes are not emulated.
 
 pub mod schedule;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
@@ -25,7 +28,7 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use crate::diag;
 use crate::launch::Size;
-use schedule::{release, Schedule, State, Wait};
+use schedule::{release, Schedule, State, Wait, WARP};
 
 /// A kernel's emulator entry: `void entry(void **args)`.
 pub type Entry = unsafe extern "C" fn(*mut *mut c_void);
@@ -47,6 +50,9 @@ thread_local! {
     static CURRENT: Cell<Ids> = Cell::new(Ids::default());
     /// The running fiber's yielder; null outside a fiber.
     static YIELDER: Cell<*const Yielder<(), Wait>> = const { Cell::new(std::ptr::null()) };
+    /// Warp shuffles' exchange table: one value per thread of the running gang, by linear
+    /// thread index (resized by `run_gang`).
+    static LANES: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The schedule, read once from `ACCC_EMU_SCHEDULE`.
@@ -97,6 +103,11 @@ unsafe fn run_gang(entry: Entry, size: Size, gang: u64, args: *mut *mut c_void, 
             }))
         })
         .collect();
+    LANES.with(|l| {
+        let mut l = l.borrow_mut();
+        l.clear();
+        l.resize(n, 0);
+    });
     let mut states = vec![State::Ready; n];
     let sched = schedule();
     let mut round = 0u64;
@@ -153,6 +164,28 @@ fn ids() -> Ids {
     CURRENT.with(Cell::get)
 }
 
+/// One warp shuffle by the running thread: exchanges `v` with its warp and returns the value
+/// of the lane `source(lane)` names, or `v` itself when that is `None` or a lane the (partial)
+/// warp does not have. Every thread of the warp calls it together.
+fn shuffle(v: u32, source: impl Fn(usize) -> Option<usize>) -> u32 {
+    let id = ids();
+    let t = (id.worker * id.vector_length + id.vector) as usize;
+    let n = (id.num_workers * id.vector_length) as usize;
+    let write = LANES.with(|l| l.borrow_mut().get_mut(t).map(|slot| *slot = v));
+    if write.is_none() {
+        diag::runtime_error("emulator: a warp shuffle was called outside an emulated kernel");
+    }
+    suspend(Wait::Warp);
+    let base = t / WARP * WARP;
+    let r = match source(t - base).map(|lane| base + lane) {
+        Some(s) if s < n => LANES.with(|l| l.borrow()[s]),
+        _ => v,
+    };
+    // Nobody of this warp writes the table again before every lane has read it.
+    suspend(Wait::Warp);
+    r
+}
+
 #[no_mangle]
 pub extern "C" fn __accemu_gang_id() -> i64 {
     ids().gang as i64
@@ -188,4 +221,61 @@ pub extern "C" fn __accemu_sync_worker() {
 #[no_mangle]
 pub extern "C" fn __accemu_yield() {
     suspend(Wait::Yield)
+}
+/// `__acc_shfl_down`: `v` of lane `lane + delta` of the caller's warp, its own `v` when
+/// `lane + delta >= 32` (or that lane does not exist).
+#[no_mangle]
+pub extern "C" fn __accemu_shfl_down(v: i32, delta: i32) -> i32 {
+    shuffle(v as u32, |lane| {
+        let s = lane as u64 + u64::from(delta as u32);
+        (s < WARP as u64).then_some(s as usize)
+    }) as i32
+}
+/// `__acc_shfl_idx`: `v` of lane `src` (taken modulo 32, as the GPU does) of the caller's
+/// warp, its own `v` when that lane does not exist.
+#[no_mangle]
+pub extern "C" fn __accemu_shfl_idx(v: i32, src: i32) -> i32 {
+    shuffle(v as u32, |_| Some(src as u32 as usize % WARP)) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel that records, per linear thread, `shfl_down(t, 1)`, `shfl_idx(t*10, 3)` and
+    /// `shfl_down(t, 31)`.
+    unsafe extern "C" fn shuffles(args: *mut *mut c_void) {
+        // SAFETY: the test passes one pointer to a [u32; 3 * n] buffer.
+        let out = unsafe { *(*args as *const *mut i32) };
+        let t = (__accemu_worker_id() * __accemu_vector_length() + __accemu_vector_id()) as i32;
+        let a = __accemu_shfl_down(t, 1);
+        let b = __accemu_shfl_idx(t * 10, 3);
+        let c = __accemu_shfl_down(t, 31);
+        // SAFETY: t < n.
+        unsafe {
+            *out.add(3 * t as usize) = a;
+            *out.add(3 * t as usize + 1) = b;
+            *out.add(3 * t as usize + 2) = c;
+        }
+    }
+
+    #[test]
+    fn warp_shuffles() {
+        // 3 workers x 20 lanes: warp 0 is threads 0..32, warp 1 (partial) 32..60.
+        let size = Size { gangs: 2, workers: 3, vector: 20 };
+        let n = 60;
+        let mut out = vec![-1i32; 3 * n];
+        let mut p = out.as_mut_ptr();
+        let mut args = [(&mut p) as *mut *mut i32 as *mut c_void];
+        // SAFETY: `shuffles` reads one pointer to a buffer of 3 * n values.
+        unsafe { launch(shuffles, size, args.as_mut_ptr()) }.unwrap();
+        for t in 0..n {
+            let (base, lane) = (t / 32 * 32, t % 32);
+            let down = if lane + 1 < 32 && t + 1 < n { t + 1 } else { t };
+            assert_eq!(out[3 * t], down as i32, "shfl_down(t, 1) at {t}");
+            assert_eq!(out[3 * t + 1], ((base + 3) * 10) as i32, "shfl_idx at {t}");
+            let far = if lane == 0 && base + 31 < n { base + 31 } else { t };
+            assert_eq!(out[3 * t + 2], far as i32, "shfl_down(t, 31) at {t}");
+        }
+    }
 }

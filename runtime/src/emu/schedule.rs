@@ -61,13 +61,20 @@ fn splitmix64(state: &mut u64) -> u64 {
 }
 
 /// Why a thread stopped: which threads a synchronisation point waits for (devrt's
-/// `__acc_sync_gang/worker`), or a yield after a shared-memory store (ready again at once).
+/// `__acc_sync_gang/worker`, or the warp of a shuffle), or a yield after a shared-memory
+/// store (ready again at once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Wait {
     Gang,
     Worker,
+    /// The 32 consecutive threads (in linear order) of the caller's warp, fewer in a partial
+    /// last warp: a step of a warp shuffle (`__acc_shfl_down/idx`).
+    Warp,
     Yield,
 }
+
+/// Threads of a warp.
+pub const WARP: usize = 32;
 
 /// One emulated thread between resumptions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -79,7 +86,8 @@ pub enum State {
 
 /// Releases every synchronisation point whose threads have all arrived: a gang sync when
 /// every thread of the block waits at one, a worker sync when every vector lane of that
-/// worker (threads `w*vector .. (w+1)*vector`) does. Returns whether anything was released;
+/// worker (threads `w*vector .. (w+1)*vector`) does, a warp step when every thread of that
+/// warp (threads `32w .. min(32w+32, n)`) does. Returns whether anything was released;
 /// `Err` describes a deadlock: nothing is ready, not every thread is done and no sync can
 /// complete (a sync under control flow that differs between the threads it waits for).
 pub fn release(states: &mut [State], vector: usize) -> Result<bool, String> {
@@ -95,13 +103,20 @@ pub fn release(states: &mut [State], vector: usize) -> Result<bool, String> {
             released = true;
         }
     }
+    for warp in states.chunks_mut(WARP) {
+        if warp.iter().all(|s| *s == State::Waiting(Wait::Warp)) {
+            warp.iter_mut().for_each(|s| *s = State::Ready);
+            released = true;
+        }
+    }
     let stuck = !released && !states.iter().any(|s| *s == State::Ready) && !states.iter().all(|s| *s == State::Done);
     if stuck {
         let count = |st: State| states.iter().filter(|s| **s == st).count();
         return Err(format!(
-            "deadlock: {} thread(s) wait at a gang sync, {} at a worker sync, {} finished; a synchronisation point is reached by only some of the threads it waits for",
+            "deadlock: {} thread(s) wait at a gang sync, {} at a worker sync, {} at a warp shuffle, {} finished; a synchronisation point is reached by only some of the threads it waits for",
             count(State::Waiting(Wait::Gang)),
             count(State::Waiting(Wait::Worker)),
+            count(State::Waiting(Wait::Warp)),
             count(State::Done)
         ));
     }
@@ -150,6 +165,42 @@ mod tests {
         let mut s = [Waiting(Wait::Worker), Waiting(Wait::Worker), Ready, Waiting(Wait::Worker)];
         assert_eq!(release(&mut s, 2), Ok(true));
         assert_eq!(s, [Ready, Ready, Ready, Waiting(Wait::Worker)]);
+    }
+
+    #[test]
+    fn warp_step_waits_for_its_warp_only() {
+        // 64 threads: warp 0 all waiting, warp 1 has one thread still running.
+        let mut s = [Waiting(Wait::Warp); 64];
+        s[40] = Ready;
+        assert_eq!(release(&mut s, 8), Ok(true));
+        assert!(s[..32].iter().all(|x| *x == Ready));
+        assert!(s[32..].iter().enumerate().all(|(i, x)| *x == if i == 8 { Ready } else { Waiting(Wait::Warp) }));
+        // Warps are 32 linear threads whatever the vector length: a worker sync of
+        // vector 16 does not release a warp step.
+        let mut s = [Waiting(Wait::Warp); 16];
+        s[15] = Waiting(Wait::Worker);
+        assert!(release(&mut s, 16).is_err());
+    }
+
+    #[test]
+    fn partial_last_warp() {
+        // 40 threads: warp 1 has 8 threads, released when those 8 wait.
+        let mut s = [Ready; 40];
+        s[32..].iter_mut().for_each(|x| *x = Waiting(Wait::Warp));
+        assert_eq!(release(&mut s, 40), Ok(true));
+        assert_eq!(s, [Ready; 40]);
+        // A block smaller than a warp is one partial warp.
+        let mut s = [Waiting(Wait::Warp); 5];
+        assert_eq!(release(&mut s, 1), Ok(true));
+        assert_eq!(s, [Ready; 5]);
+    }
+
+    #[test]
+    fn divergent_warp_step_is_a_deadlock() {
+        let mut s = [Waiting(Wait::Warp); 32];
+        s[3] = Done;
+        let e = release(&mut s, 32).unwrap_err();
+        assert!(e.contains("31 at a warp shuffle, 1 finished"), "{e}");
     }
 
     #[test]
