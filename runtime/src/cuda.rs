@@ -98,7 +98,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 17] = [
+const USED: [&CStr; 18] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -114,6 +114,7 @@ const USED: [&CStr; 17] = [
     c"cuMemFree_v2",
     c"cuMemcpyHtoD_v2",
     c"cuMemcpyDtoH_v2",
+    c"cuMemsetD8_v2",
     c"cuGetErrorName",
     c"cuGetErrorString",
 ];
@@ -160,14 +161,25 @@ pub fn device_get(ordinal: i32) -> Result<Device, CuError> {
     Ok(d)
 }
 
-pub fn max_grid_dim_x(dev: Device) -> Result<i32, CuError> {
+fn device_attribute(dev: Device, attr: sys::CUdevice_attribute) -> Result<i32, CuError> {
     let mut v = 0;
-    let attr = sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X;
     // SAFETY: writes one int to a valid local; `dev` came from cuDeviceGet.
     check("cuDeviceGetAttribute", unsafe {
         sys::cuDeviceGetAttribute(&mut v, attr, dev)
     })?;
     Ok(v)
+}
+
+pub fn max_grid_dim_x(dev: Device) -> Result<i32, CuError> {
+    device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)
+}
+
+pub fn multiprocessor_count(dev: Device) -> Result<i32, CuError> {
+    device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+}
+
+pub fn max_threads_per_multiprocessor(dev: Device) -> Result<i32, CuError> {
+    device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)
 }
 
 pub fn primary_ctx_retain(dev: Device) -> Result<Handle, CuError> {
@@ -275,6 +287,15 @@ pub unsafe fn memcpy_htod(dst: DevPtr, src: *const c_void, bytes: usize) -> Resu
     check("cuMemcpyHtoD", unsafe {
         sys::cuMemcpyHtoD_v2(dst, src, bytes)
     })
+}
+
+/// Set `bytes` bytes at device `dst` to zero.
+///
+/// # Safety
+/// `dst..dst+bytes` must lie inside one device allocation.
+pub unsafe fn memset_zero(dst: DevPtr, bytes: usize) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`).
+    check("cuMemsetD8", unsafe { sys::cuMemsetD8_v2(dst, 0, bytes) })
 }
 
 /// Copy `bytes` from device `src` to host `dst`.

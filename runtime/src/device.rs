@@ -22,6 +22,9 @@ pub struct Gpu {
     pub device: cuda::Device,
     pub context: Handle,
     pub max_grid_x: u32,
+    /// Multiprocessors, and threads each can hold at once (one wave of gangs, launch.rs).
+    pub multiprocessors: u32,
+    pub max_threads_per_multiprocessor: u32,
 }
 
 /// Where compute regions and device data go.
@@ -131,10 +134,14 @@ fn select() -> Option<Target> {
     let device = cuda::device_get(num).unwrap_or_else(|e| e.fail(""));
     let context = cuda::primary_ctx_retain(device).unwrap_or_else(|e| e.fail(""));
     let max_grid_x = cuda::max_grid_dim_x(device).unwrap_or_else(|e| e.fail(""));
+    let multiprocessors = cuda::multiprocessor_count(device).unwrap_or_else(|e| e.fail(""));
+    let max_threads_per_multiprocessor = cuda::max_threads_per_multiprocessor(device).unwrap_or_else(|e| e.fail(""));
     Some(Target::Gpu(Gpu {
         device,
         context,
         max_grid_x: max_grid_x.max(1) as u32,
+        multiprocessors: multiprocessors.max(1) as u32,
+        max_threads_per_multiprocessor: max_threads_per_multiprocessor.max(1) as u32,
     }))
 }
 

@@ -11,7 +11,11 @@
 //! reducing workers first, then vector (kept a multiple of 32 when it was >= 32), never
 //! below 1; the grid is clamped to [1, device max grid x]. Kernels stride by the actual
 //! launch size, so neither step changes results. The emulator runs the same sizes with a
-//! limit of 1024 threads per block.
+//! limit of 1024 threads per block. Last, a kernel flagged `ACCRT_KERNEL_CAP_GANGS` (gang
+//! reductions, no `num_gangs` clause) gets at most one wave of gangs: on the GPU the
+//! multiprocessors times the blocks of the final size one can hold by its thread limit
+//! (`one_wave`), on the emulator 64 (`cap_gangs`). A kernel with gang-level reductions then
+//! runs with its scratch memory (scratch.rs), sized for the final gang count.
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
@@ -20,12 +24,14 @@ use std::sync::Mutex;
 
 use crate::cuda::{self, Handle};
 use crate::device::Target;
-use crate::{device, diag, emu, notify, AccrtKernel, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Threads per block the emulator runs at most (the GPU's limit).
 const EMULATOR_MAX_THREADS: u32 = 1024;
 /// Workers of a kernel that syncs workers: named barriers 1..15, 0 being the block's.
 const MAX_SYNCING_WORKERS: u32 = 15;
+/// Gangs of an `ACCRT_KERNEL_CAP_GANGS` kernel on the emulator.
+pub const EMULATOR_GANG_CAP: u32 = 64;
 
 pub const DEFAULT_GANGS: u32 = 1024;
 pub const DEFAULT_WORKERS: u32 = 1;
@@ -94,6 +100,24 @@ pub fn clamp(req: Size, max_threads: u32, max_grid: u32) -> Size {
         gangs: req.gangs.clamp(1, max_grid.max(1)),
         workers,
         vector,
+    }
+}
+
+/// Gangs in one full wave of blocks of `block_threads` threads: `multiprocessors` times the
+/// blocks one multiprocessor holds by its thread limit (at least one).
+pub fn one_wave(multiprocessors: u32, max_threads_per_multiprocessor: u32, block_threads: u32) -> u32 {
+    let per_sm = (max_threads_per_multiprocessor / block_threads.max(1)).max(1);
+    multiprocessors.max(1).saturating_mul(per_sm)
+}
+
+/// `size` with at most `cap` (>= 1) gangs when `flags` has `ACCRT_KERNEL_CAP_GANGS`.
+pub fn cap_gangs(size: Size, flags: u64, cap: u32) -> Size {
+    if flags & ACCRT_KERNEL_CAP_GANGS == 0 {
+        return size;
+    }
+    Size {
+        gangs: size.gangs.min(cap.max(1)),
+        ..size
     }
 }
 
@@ -169,24 +193,37 @@ pub unsafe fn launch(
             let func = load_function(k, kd, &what);
             let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
             let size = clamp(wanted, max_threads.max(1) as u32, gpu.max_grid_x);
+            let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
+            let size = cap_gangs(size, kd.flags, wave);
             notify_launch(&name, &host_fn, &loc, size, req, "");
-            // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the sizes
-            // are within the device and kernel limits.
-            unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
-                .unwrap_or_else(|e| e.fail(&what));
-            cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+            let run = || {
+                // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
+                // sizes are within the device and kernel limits.
+                unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
+                    .unwrap_or_else(|e| e.fail(&what));
+                cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+            };
+            // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
+            // `scratch_arg` slot the compiler made for the scratch pointer.
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, &what, run) }
         }
         Target::Emulator => {
             let Some(entry) = kd.emulator_entry else {
                 diag::runtime_error(&format!("kernel '{name}' ({loc}) has no emulator copy"))
             };
             let size = clamp(wanted, EMULATOR_MAX_THREADS, i32::MAX as u32);
+            let size = cap_gangs(size, kd.flags, EMULATOR_GANG_CAP);
             let sched = format!(" on the emulator (schedule {})", emu::schedule().describe());
             notify_launch(&name, &host_fn, &loc, size, req, &sched);
-            // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
-            // parameter array (caller's guarantee).
-            unsafe { emu::launch(entry, size, args) }
-                .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
+            let run = || {
+                // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
+                // parameter array (caller's guarantee).
+                unsafe { emu::launch(entry, size, args) }
+                    .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
+            };
+            // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
+            // `scratch_arg` slot the compiler made for the scratch pointer.
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, &what, run) }
         }
     }
 }
@@ -269,6 +306,23 @@ mod tests {
         assert_eq!(adjust_for_kernel(s(3, 4, 7), f), s(3, 4, 32));
         assert_eq!(adjust_for_kernel(s(3, 40, 33), f), s(3, 15, 64));
         assert_eq!(adjust_for_kernel(s(3, 40, 33), 0), s(3, 40, 33));
+    }
+
+    #[test]
+    fn capped_gangs_fill_one_wave() {
+        // H100: 132 SMs of 2048 threads.
+        assert_eq!(one_wave(132, 2048, 128), 132 * 16);
+        assert_eq!(one_wave(132, 2048, 1024), 132 * 2);
+        assert_eq!(one_wave(132, 2048, 96), 132 * 21);
+        // A block larger than a multiprocessor's limit still gets one per multiprocessor.
+        assert_eq!(one_wave(132, 1536, 2048), 132);
+        assert_eq!(one_wave(0, 0, 0), 1);
+        let f = ACCRT_KERNEL_CAP_GANGS;
+        assert_eq!(cap_gangs(s(1024, 1, 128), f, 264), s(264, 1, 128));
+        assert_eq!(cap_gangs(s(100, 1, 128), f, 264), s(100, 1, 128));
+        assert_eq!(cap_gangs(s(1024, 1, 128), f | ACCRT_KERNEL_WORKER_SYNC, EMULATOR_GANG_CAP), s(64, 1, 128));
+        assert_eq!(cap_gangs(s(1024, 1, 128), ACCRT_KERNEL_WORKER_SYNC, 264), s(1024, 1, 128));
+        assert_eq!(cap_gangs(s(1024, 1, 128), f, 0), s(1, 1, 128));
     }
 
     #[test]

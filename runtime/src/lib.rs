@@ -8,6 +8,7 @@
 //! - [`data`]: data-clause semantics, `update` and `deviceptr`;
 //! - [`launch`]: kernel loading and launch-size decisions;
 //! - [`mem`]: device memory of the selected target;
+//! - [`scratch`]: the scratch memory of gang-level reductions;
 //! - [`emu`]: the device emulator (`ACC_DEVICE_TYPE=emulator`);
 //! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
 //! - [`notify`]: `ACC_NOTIFY` output; [`diag`]: error reporting and exit.
@@ -24,6 +25,7 @@ pub mod launch;
 pub mod mem;
 pub mod notify;
 pub mod present;
+pub mod scratch;
 
 use data::{Item, Kind};
 use diag::{cstr, guard};
@@ -43,10 +45,18 @@ pub struct AccrtKernel {
     pub emulator_entry: Option<emu::Entry>,
     /// `ACCRT_KERNEL_*` bits.
     pub flags: u64,
+    /// Number of gang-level reduction variables (0: none, no scratch).
+    pub reduce_vars: u64,
+    /// Index in `args` of the slot the runtime fills with the scratch pointer (when
+    /// `reduce_vars > 0`).
+    pub scratch_arg: u64,
 }
 
 /// `accrt_kernel.flags`: the kernel synchronises the vector lanes of a worker.
 pub const ACCRT_KERNEL_WORKER_SYNC: u64 = 1;
+/// `accrt_kernel.flags`: the kernel has gang-level reductions and no `num_gangs` clause: the
+/// runtime caps its gangs to one wave (GPU) or 64 (emulator).
+pub const ACCRT_KERNEL_CAP_GANGS: u64 = 2;
 
 pub const ACCRT_COPY: i32 = 0;
 pub const ACCRT_COPYIN: i32 = 1;

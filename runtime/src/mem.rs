@@ -70,6 +70,19 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: 
     }
 }
 
+/// Sets `len` bytes at device `dst` to zero.
+///
+/// # Safety
+/// `dst..dst+len` must lie inside one device allocation.
+pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
+    match target() {
+        // SAFETY: forwarded caller guarantee.
+        Target::Gpu(_) => unsafe { cuda::memset_zero(dst, len) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantee (an emulator allocation is host memory).
+        Target::Emulator => unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) },
+    }
+}
+
 /// Copies `len` bytes from device `src` to host `dst`.
 ///
 /// # Safety

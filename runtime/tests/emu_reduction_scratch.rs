@@ -1,0 +1,82 @@
+//! Launches on the emulator of kernels with gang-level reductions: the gang cap
+//! (`ACCRT_KERNEL_CAP_GANGS`) and the scratch contract (pointer in `args[scratch_arg]`,
+//! counters zero at kernel start, also when an earlier kernel wrote partials there).
+
+use std::ffi::c_void;
+
+use accrt::emu::{__accemu_gang_id, __accemu_num_gangs};
+use accrt::*;
+
+/// What the kernel saw.
+#[derive(Default)]
+struct Probe {
+    reduce_vars: usize,
+    gangs: i64,
+    scratch: usize,
+    counters_zero: bool,
+}
+
+/// args[0]: *mut Probe; args[1]: the scratch slot. Every gang checks the counters and fills
+/// its partials with 0xff (as a reduction leaves them); counters are left zero.
+unsafe extern "C" fn kernel(args: *mut *mut c_void) {
+    // SAFETY: the test's argument array (below).
+    unsafe {
+        let probe = &mut **(*args as *mut *mut Probe);
+        let scratch = *(*args.add(1) as *mut *mut u8);
+        let counters = scratch::counter_bytes(probe.reduce_vars as u64).unwrap();
+        let gang = __accemu_gang_id() as usize;
+        let zero = (0..counters).all(|i| *scratch.add(i) == 0);
+        if gang == 0 {
+            probe.counters_zero = zero;
+            probe.gangs = __accemu_num_gangs();
+            probe.scratch = scratch as usize;
+        } else {
+            probe.counters_zero &= zero;
+        }
+        let part = 16 * probe.reduce_vars;
+        std::ptr::write_bytes(scratch.add(counters + gang * part), 0xff, part);
+    }
+}
+
+fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
+    let mut probe = Probe { reduce_vars, ..Probe::default() };
+    let mut p: *mut Probe = &mut probe;
+    let mut slot: *mut c_void = std::ptr::null_mut();
+    let mut args = [(&mut p) as *mut *mut Probe as *mut c_void, (&mut slot) as *mut *mut c_void as *mut c_void];
+    let mut k = AccrtKernel {
+        image: std::ptr::null(),
+        image_size: 0,
+        name: c"k".as_ptr(),
+        function: c"main".as_ptr(),
+        loc: c"t.c:1:1".as_ptr(),
+        cache: std::ptr::null_mut(),
+        emulator_entry: Some(kernel),
+        flags,
+        reduce_vars: reduce_vars as u64,
+        scratch_arg: 1,
+    };
+    // SAFETY: a complete descriptor and the kernel's argument array.
+    unsafe { __accrt_launch(&mut k, gangs, 1, 1, args.as_mut_ptr()) };
+    assert_eq!(slot as usize, probe.scratch);
+    probe
+}
+
+#[test]
+fn scratch_and_gang_cap_on_the_emulator() {
+    // Set before the first call: the decision is cached for the process.
+    std::env::set_var("ACC_DEVICE_TYPE", "emulator");
+    assert_eq!(__accrt_use_device(), 1);
+    let a = launch(8, ACCRT_KERNEL_CAP_GANGS, 1000);
+    assert_eq!(a.gangs, 64);
+    assert!(a.counters_zero);
+    // No cap without the flag; 40 variables have 512 counter bytes, 256 of which were the
+    // last kernel's partials (0xff): zeroed again, in the same buffer (it is large enough).
+    let b = launch(40, 0, 10);
+    assert_eq!(b.gangs, 10);
+    assert!(b.counters_zero);
+    assert_eq!(a.scratch, b.scratch);
+    // A larger need grows the buffer, zeroed.
+    let c = launch(2, 0, 1000);
+    assert_eq!(c.gangs, 1000);
+    assert!(c.counters_zero);
+}
