@@ -22,12 +22,23 @@ typedef struct accrt_kernel {
   void *cache;             /* runtime-owned, starts null: the loaded CUfunction */
   void (*emulator_entry)(void **args); /* the kernel's host copy, for ACC_DEVICE_TYPE=emulator */
   uint64_t flags;          /* ACCRT_KERNEL_* */
+  uint64_t reduce_vars;    /* number of gang-level reduction variables (0: none) */
+  uint64_t scratch_arg;    /* index in args[] of the slot the runtime fills with the scratch
+                              pointer (when reduce_vars > 0) */
 } accrt_kernel;
 
 /* accrt_kernel.flags: the kernel synchronises the lanes of a worker (or keeps per-worker
  * arrays): it is launched with a vector length rounded up to a multiple of 32 and at most
  * 15 workers (docs/device-runtime.md). */
 #define ACCRT_KERNEL_WORKER_SYNC 1u
+/* accrt_kernel.flags: gang-level reductions without num_gangs: the runtime caps the gangs
+ * to one wave (GPU) or 64 (emulator). */
+#define ACCRT_KERNEL_CAP_GANGS 2u
+
+/* Reduction scratch (reduce_vars > 0): at launch, *(void **)args[scratch_arg] receives a
+ * device buffer of at least round_up(reduce_vars * 8, 256) + reduce_vars * 16 * num_gangs
+ * bytes whose first round_up(reduce_vars * 8, 256) bytes are zero at kernel start and must
+ * be left zero at its end. See docs/runtime-abi.md. */
 
 /* Data clause kinds (the `kind` argument). */
 enum {
