@@ -1,7 +1,8 @@
 //! Two build steps for the codegen crate:
 //! - the debug-info fix-ups (debuginfo.cpp) that LLVM's C API cannot express, compiled
 //!   against LLVM 22's headers; src/ir.rs is their only caller;
-//! - `runtime-ir/libm.c` (device versions of the math.h/complex.h functions libdevice lacks,
+//! - `runtime-ir/reduce.c` (the reduction helpers, src/reduction.rs) and
+//!   `runtime-ir/libm.c` (device versions of the math.h/complex.h functions libdevice lacks,
 //!   see src/devmath.rs) compiled to LLVM IR for the host target: the device module is a
 //!   clone of the host module, so these definitions must have the host ABI's signatures.
 //!   Scalar code only (no vectoriser, no unwind tables): the NVPTX back end takes the IR once
@@ -12,7 +13,8 @@ fn main() {
     let prefix = std::env::var("LLVM_SYS_221_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
     println!("cargo:rerun-if-env-changed=LLVM_SYS_221_PREFIX");
     build_debuginfo(&prefix);
-    build_libm(&prefix);
+    build_device_c(&prefix, "libm");
+    build_device_c(&prefix, "reduce");
 }
 
 fn build_debuginfo(prefix: &str) {
@@ -34,20 +36,21 @@ fn build_debuginfo(prefix: &str) {
     println!("cargo:rustc-link-lib=dylib=stdc++");
 }
 
-fn build_libm(prefix: &str) {
+/// `runtime-ir/<name>.c` to `$OUT_DIR/<name>.bc`, LLVM IR for the host target.
+fn build_device_c(prefix: &str, name: &str) {
     let clang = std::env::var("ACCC_CLANG").ok().filter(|c| !c.is_empty()).unwrap_or_else(|| format!("{prefix}/bin/clang"));
     let target = std::env::var("TARGET").expect("cargo sets TARGET");
-    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("libm.bc");
-    let src = concat!(env!("CARGO_MANIFEST_DIR"), "/../runtime-ir/libm.c");
+    let out = std::path::PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(format!("{name}.bc"));
+    let src = format!("{}/../runtime-ir/{name}.c", env!("CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed={src}");
     println!("cargo:rerun-if-env-changed=ACCC_CLANG");
     let status = Command::new(&clang)
         .args(["-target", &target, "-O2", "-c", "-emit-llvm", "-fmath-errno", "-fno-vectorize", "-fno-slp-vectorize"])
         .args(["-fno-unwind-tables", "-fno-asynchronous-unwind-tables", "-fno-stack-protector", "-Wall", "-Werror"])
-        .arg(src)
+        .arg(&src)
         .arg("-o")
         .arg(&out)
         .status()
-        .unwrap_or_else(|e| panic!("cannot run {clang} to build runtime-ir/libm.c: {e}"));
-    assert!(status.success(), "{clang} failed on runtime-ir/libm.c");
+        .unwrap_or_else(|e| panic!("cannot run {clang} to build {src}: {e}"));
+    assert!(status.success(), "{clang} failed on {src}");
 }

@@ -38,6 +38,10 @@ pub struct CaptureFacts {
     pub pointee_in_data_clause: bool,
     pub private_clause: bool,
     pub firstprivate_clause: bool,
+    /// Named in a `reduction` clause that spans gangs: on the compute construct, or on a
+    /// loop with the gang level. The result must reach the variable itself, so it is `copy`
+    /// (OpenACC 3.3 §2.5.15, §2.9.11) unless a data clause already places it.
+    pub gang_reduction: bool,
     /// Used nowhere outside the region (so declared inside it, by C scoping).
     pub region_local: bool,
     /// The region stores to it (or lets a call do so).
@@ -91,6 +95,9 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
             if f.in_data_clause {
                 return Ok(Passing::Translate);
             }
+            if f.gang_reduction {
+                return Ok(Passing::Implicit(if f.default_present { DataKind::Present } else { DataKind::Copy }));
+            }
             if f.loop_variable && scalar {
                 // Predetermined private; a loop without an init keeps the value it starts from.
                 return Ok(if f.live_in { Passing::FirstPrivate } else { Passing::Private });
@@ -143,6 +150,7 @@ mod tests {
             pointee_in_data_clause: false,
             private_clause: false,
             firstprivate_clause: false,
+            gang_reduction: false,
             region_local: false,
             written: false,
             loop_variable: false,
@@ -151,6 +159,19 @@ mod tests {
             default_present: false,
             default_none: false,
         }
+    }
+
+    #[test]
+    fn gang_reductions_reach_the_variable() {
+        let red = CaptureFacts { gang_reduction: true, written: true, ..var(true, ComputeKind::Parallel) };
+        assert_eq!(classify(red), Ok(Passing::Implicit(DataKind::Copy)));
+        assert_eq!(classify(CaptureFacts { default_present: true, ..red }), Ok(Passing::Implicit(DataKind::Present)));
+        assert_eq!(classify(CaptureFacts { in_data_clause: true, ..red }), Ok(Passing::Translate));
+        // default(none): the reduction clause is the variable's data attribute.
+        assert_eq!(classify(CaptureFacts { default_none: true, ..red }), Ok(Passing::Implicit(DataKind::Copy)));
+        // Declared inside the region, or private: each gang keeps its own result.
+        assert_eq!(classify(CaptureFacts { region_local: true, ..red }), Ok(Passing::Private));
+        assert!(!loses_write(&red, Passing::Implicit(DataKind::Copy)));
     }
 
     #[test]

@@ -106,6 +106,8 @@ pub enum Clause<'ctx> {
     Update { to_device: bool, var: Var<'ctx> },
     Private(Var<'ctx>),
     FirstPrivate(Var<'ctx>),
+    /// `reduction(op: var)`, one per item.
+    Reduction(Reduction<'ctx>),
     NumGangs(Value<'ctx>),
     NumWorkers(Value<'ctx>),
     VectorLength(Value<'ctx>),
@@ -120,6 +122,14 @@ pub enum Clause<'ctx> {
     Collapse(u32),
     Finalize,
     IfPresent,
+}
+
+/// One item of a `reduction` clause.
+#[derive(Clone, Debug)]
+pub struct Reduction<'ctx> {
+    pub op: acc::ReductionOp,
+    pub ty: acc::ReductionType,
+    pub var: Var<'ctx>,
 }
 
 #[derive(Clone, Debug)]
@@ -315,8 +325,9 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::OneToThreeInts => (1..=3).contains(&args.len()) && args.iter().all(int),
         Operands::OptionalInt => args.len() <= 1 && args.iter().all(int),
         Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
+        Operands::OpAndVar => args.len() == 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::OpAndVar | Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
+        Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
     }
 }
 
@@ -329,7 +340,8 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::OneToThreeInts => "one to three i64 operands",
         Operands::OptionalInt => "no operand or one i64 operand",
         Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
-        Operands::OpAndVar | Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
+        Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
+        Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
             "the operands docs/ir-contract.md gives it"
         }
     }
@@ -369,6 +381,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Self_ | C::Host => Clause::Update { to_device: false, var: var() },
         C::Private => Clause::Private(var()),
         C::FirstPrivate => Clause::FirstPrivate(var()),
+        C::Reduction => return reduction(call, args, loc).map(Clause::Reduction),
         C::NumGangs if args.len() > 1 => return Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
         C::NumGangs => Clause::NumGangs(launch_size(loc, name, args[0])?),
         C::NumWorkers => Clause::NumWorkers(launch_size(loc, name, args[0])?),
@@ -392,6 +405,26 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         // Marked supported in the table, but the pass has no reading of it: still an error.
         _ => return Err(AccError::unsupported(loc, format!("'{name}'"))),
     })
+}
+
+/// A `reduction` item: the operator and type must be ones OpenACC defines together (clang
+/// checks C source; this catches hand-written contract IR and types accc cannot reduce).
+fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result<Reduction<'ctx>> {
+    let symbol = args[0].const_string().unwrap_or_default();
+    let op = acc::ReductionOp::from_symbol(&symbol).ok_or_else(|| malformed(call, &format!("unknown reduction operator '{symbol}'")))?;
+    let text = args[6].const_string().unwrap_or_else(|| "?".into());
+    let ty = match args[1].const_int_value().and_then(acc::ReductionType::from_code) {
+        Some(t) => t,
+        None if args[1].const_int_value().is_some() => {
+            return Err(AccError::user(loc, format!("reduction on '{text}': accc reduces integer, _Bool, float, double and complex variables; a struct, pointer or long double reduction is not supported yet")))
+        }
+        None => return Err(malformed(call, "the reduction type must be a constant")),
+    };
+    if !ty.allows(op) {
+        return Err(AccError::user(loc, format!("reduction operator '{}' is not defined on '{}' ('{text}')", op.symbol(), ty.c_name())));
+    }
+    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text };
+    Ok(Reduction { op, ty, var })
 }
 
 /// Regions nest properly, and compute regions do not nest; loops live inside compute regions.

@@ -36,19 +36,31 @@ pub struct KernelPlan {
     pub loops: Vec<(Loc, Levels)>,
     /// The kernel synchronises the vector lanes of a worker (`__acc_sync_worker`).
     pub worker_sync: bool,
+    /// Variables the kernel combines across gangs (the runtime's scratch, reduction.rs).
+    pub reduce_vars: u64,
+    /// The gang count is the compiler's choice (no `num_gangs`), so the runtime may cap it
+    /// to one wave: the last gang of a reduction then combines fewer partials.
+    pub cap_gangs: bool,
+    /// Per reduction, a line for the compile report.
+    pub reductions: Vec<String>,
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
 /// launches it with a vector length that is a multiple of 32 and at most 15 workers.
 pub const FLAG_WORKER_SYNC: u64 = 1;
+/// `accrt_kernel.flags` bit: the runtime may lower the gang count to one wave.
+pub const FLAG_CAP_GANGS: u64 = 2;
 
 impl KernelPlan {
     pub fn flags(&self) -> u64 {
+        let mut f = 0;
         if self.worker_sync {
-            FLAG_WORKER_SYNC
-        } else {
-            0
+            f |= FLAG_WORKER_SYNC;
         }
+        if self.cap_gangs && self.reduce_vars > 0 {
+            f |= FLAG_CAP_GANGS;
+        }
+        f
     }
 }
 
@@ -91,9 +103,16 @@ fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options,
     crate::globals::check(dev, &kernels, regions)?;
 
     let t = crate::timing::phase("plan kernels");
+    let reductions = regions.iter().any(|r| r.scratch_param);
+    if reductions {
+        crate::reduction::link_helpers(dev)?;
+    }
     let mut plans = Vec::new();
     for (r, k) in regions.iter().zip(&kernels) {
         plans.push(plan_kernel(dev, r, *k, opts)?);
+    }
+    if reductions {
+        crate::reduction::drop_unused_helpers(dev)?;
     }
     drop(t);
     contract::erase_markers(dev);
@@ -239,7 +258,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         all.push(LoopSource::Combined);
     }
     all.extend(loops.iter().map(LoopSource::Directive));
-    let descs = describe(&all, &r.directive, k);
+    let descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
     let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
         crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
             &descs[loop_index].2,
@@ -262,6 +281,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     }
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
+    let red = reductions(dev, r, k, &loops, &descs, &effective, (cb, ce))?;
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
@@ -279,10 +299,63 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     }
     let parts = partition_kernel(dev, k, &plans)?;
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
-    let worker_sync = placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
+    let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     let shape = default_shape(r.compute, &levels);
-    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync })
+    let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
+    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report })
+}
+
+/// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the
+/// kernel's pointers to their variables.
+fn reductions<'ctx>(
+    dev: Module<'ctx>,
+    r: &Outlined<'ctx>,
+    k: Value<'ctx>,
+    loops: &[Directive<'ctx>],
+    descs: &[(LoopDesc, u32, Loc)],
+    effective: &[Levels],
+    combined: (Option<Value<'ctx>>, Option<Value<'ctx>>),
+) -> Result<crate::reduction::Summary> {
+    use crate::contract::Reduction;
+    // The construct's clauses name host values: find what they became in the kernel.
+    let in_kernel = |x: &Reduction<'ctx>| -> Option<Reduction<'ctx>> {
+        let v = r.value_in(k, crate::outline::strip(x.var.base))?;
+        let mut y = x.clone();
+        y.var.base = v;
+        Some(y)
+    };
+    let of = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(x) = c { Some(x.clone()) } else { None }).collect() };
+    let privates = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Private(x) = c { Some(x.base) } else { None }).collect() };
+    let construct: Vec<Reduction> = of(&r.directive.clauses).iter().filter_map(in_kernel).collect();
+    let mut inputs = Vec::new();
+    if let (Some(b), Some(e)) = combined {
+        inputs.push(crate::reduction::LoopInput {
+            begin: b,
+            end: e,
+            loc: r.directive.loc.clone(),
+            levels: effective[0],
+            parent: None,
+            items: construct.clone(),
+            private: privates(&r.directive.clauses).into_iter().filter_map(|p| r.value_in(k, crate::outline::strip(p))).collect(),
+        });
+    }
+    let first = inputs.len();
+    for (i, d) in loops.iter().enumerate() {
+        inputs.push(crate::reduction::LoopInput {
+            begin: d.begin,
+            end: d.end,
+            loc: d.loc.clone(),
+            levels: effective[first + i],
+            parent: descs[first + i].0.parent,
+            items: of(&d.clauses),
+            private: privates(&d.clauses),
+        });
+    }
+    let out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
+    // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
+    // copies stay in memory, which is what `guard` expects of private storage.
+    Ok(out)
 }
 
 /// Names each array of an explicit `private` clause after the level of its construct
@@ -317,14 +390,14 @@ fn mark_private_clauses<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>, loops: &[Direc
     }
 }
 
-enum LoopSource<'ctx, 'a> {
+pub(crate) enum LoopSource<'ctx, 'a> {
     Combined,
     Directive(&'a Directive<'ctx>),
 }
 
 /// Loop descriptions (kind, parent), collapse counts and locations, in program order.
-fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'ctx>, k: Value<'ctx>) -> Vec<(LoopDesc, u32, Loc)> {
-    let cfg = crate::cfg::FunctionCfg::new(k);
+/// `cfg` is the function holding the loops (the host function or the kernel).
+pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Vec<(LoopDesc, u32, Loc)> {
     let clauses_of = |s: &LoopSource<'ctx, '_>| -> Vec<Clause> {
         match s {
             LoopSource::Combined => region.clauses.clone(),
@@ -356,7 +429,7 @@ fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'ctx>, k: Val
         let parent = (0..i).rev().find(|&j| match (&all[j], s) {
             (LoopSource::Combined, _) => true,
             (LoopSource::Directive(o), LoopSource::Directive(d)) => {
-                contract::encloses(&cfg, (o.begin, o.end), (d.begin, d.end))
+                contract::encloses(cfg, (o.begin, o.end), (d.begin, d.end))
             }
             _ => false,
         });

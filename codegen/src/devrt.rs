@@ -16,9 +16,12 @@ pub const VECTOR_ID: &str = "__acc_vector_id";
 pub const VECTOR_LENGTH: &str = "__acc_vector_length";
 pub const SYNC_GANG: &str = "__acc_sync_gang";
 pub const SYNC_WORKER: &str = "__acc_sync_worker";
+/// Warp shuffles; only the reduction helpers (runtime-ir/reduce.c) call them.
+pub const SHFL_DOWN: &str = "__acc_shfl_down";
+pub const SHFL_IDX: &str = "__acc_shfl_idx";
 
 /// Every function of the interface.
-pub const ALL: [&str; 8] = [GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER];
+pub const ALL: [&str; 10] = [GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER, SHFL_DOWN, SHFL_IDX];
 
 /// Which threads a synchronisation point waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -68,7 +68,12 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     // Host fallback: the region's own code.
     b.position_at_end(host_bb);
     let hv: Vec<Value> = host_args.iter().map(|(_, v)| *v).collect();
-    b.call(r.func, &hv, "");
+    let mut host_call = hv.clone();
+    if r.scratch_param {
+        // The reduction scratch: the host path has no gangs to combine.
+        host_call.push(ctx.ptr().const_null());
+    }
+    b.call(r.func, &host_call, "");
     b.br(r.exit);
 
     // Device: map, translate, launch, unmap.
@@ -108,9 +113,16 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         };
         dev_args.push(v);
     }
+    // The runtime fills the scratch slot at launch (docs/runtime-abi.md).
+    let scratch_arg = if r.scratch_param {
+        dev_args.push(ctx.ptr().const_null());
+        dev_args.len() as u64 - 1
+    } else {
+        0
+    };
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
-    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry);
+    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
     b.call(rt.launch, &[desc, gangs, workers, vector, args], "");
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
@@ -215,12 +227,13 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
 }
 
 /// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
-/// flags } (runtime/include/accrt.h).
+/// flags, reduce_vars, scratch_arg } (runtime/include/accrt.h).
 /// `image` is image_job's placeholder and the size 0 until image_job::install.
-fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>) -> Value<'ctx> {
+#[allow(clippy::too_many_arguments)]
+fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>, scratch_arg: u64) -> Value<'ctx> {
     let name = plan.name.as_str();
     let ptr = ctx.ptr();
-    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64()]);
+    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64(), ctx.i64(), ctx.i64()]);
     let s = |text: &str, gname: &str| {
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(0);
@@ -241,6 +254,8 @@ fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, func
         ptr.const_null(),
         emulator_entry,
         ctx.i64().const_int(plan.flags()),
+        ctx.i64().const_int(plan.reduce_vars),
+        ctx.i64().const_int(scratch_arg),
     ]);
     let g = m.add_global(ty, &format!("__acc_kernel.{name}"));
     g.set_initializer(init);

@@ -45,6 +45,7 @@ pub mod options;
 pub mod outline;
 pub mod partition;
 pub mod privatize;
+pub mod reduction;
 pub mod ptx;
 pub mod report;
 pub mod rt;

@@ -44,6 +44,34 @@ pub struct Outlined<'ctx> {
     /// Host block holding the directive header; ends in `br exit` until the stub replaces it.
     pub header: Block<'ctx>,
     pub exit: Block<'ctx>,
+    /// The construct or one of its loops has a `reduction` clause: the function's last
+    /// parameter is the runtime's reduction scratch pointer (null on the host path).
+    pub scratch_param: bool,
+}
+
+impl<'ctx> Outlined<'ctx> {
+    /// What host value `v` (a captured variable) became in `f` (the outlined function or its
+    /// clone in the device module): its parameter, or its private slot in the entry block.
+    pub fn value_in(&self, f: Value<'ctx>, v: Value<'ctx>) -> Option<Value<'ctx>> {
+        let params = f.params();
+        let mut pi = 0;
+        for c in &self.captures {
+            let found = c.value == v;
+            let slot = |suffix: &str| {
+                let name = format!("{}.{suffix}", c.name);
+                f.entry_block().instructions().into_iter().find(|i| i.is_alloca() && i.name() == name)
+            };
+            match c.passing {
+                Passing::Private if found => return slot("private"),
+                Passing::Private => continue,
+                Passing::FirstPrivate if found => return slot("firstprivate"),
+                _ if found => return params.get(pi).copied(),
+                _ => {}
+            }
+            pi += 1;
+        }
+        None
+    }
 }
 
 /// Outlines `d`. `enclosing_data` are the clause items of the enclosing data regions,
@@ -89,6 +117,7 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
     let default_present = d.has(|c| matches!(c, Clause::Default(s) if s == "present"));
     let cfg = FunctionCfg::new(d.function);
     let loop_vars = loop_variables(&cfg, d, loops);
+    let gang_reduced = crate::reduction::gang_level_variables(d, loops, &cfg);
     let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
     let mut captures = Vec::new();
@@ -112,6 +141,7 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
             // privatize.rs then places per gang, worker or thread after the loop's level.
             private_clause: std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v))),
             firstprivate_clause: d.has(|c| matches!(c, Clause::FirstPrivate(x) if strip(x.base) == v)),
+            gang_reduction: gang_reduced.contains(&v),
             region_local,
             written: written_in(v, &region),
             loop_variable: loop_vars.contains(&v),
@@ -139,13 +169,14 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
         captures.push(Capture { value: v, passing, bytes, via, name });
     }
 
-    let func = build_function(m, d, &captures, &region, entry, exit)?;
+    let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));
+    let func = build_function(m, d, &captures, scratch_param, &region, entry, exit)?;
     // The header now goes straight to the exit; the stub builder puts the launch in between.
     let b = ctx.builder();
     header.terminator().expect("split left a branch").erase();
     b.position_at_end(header);
     b.br(exit);
-    Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit })
+    Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit, scratch_param })
 }
 
 /// The warning for a store to an implicitly firstprivate scalar (`capture::loses_write`).
@@ -403,9 +434,9 @@ fn unique_name<'ctx>(m: Module<'ctx>, base: &str) -> String {
     (2..).map(|k| format!("{base}_{k}")).find(|n| m.function(n).is_none()).expect("unbounded")
 }
 
-fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'ctx>], region: &[Block<'ctx>], entry: Block<'ctx>, exit: Block<'ctx>) -> Result<Value<'ctx>> {
+fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'ctx>], scratch_param: bool, region: &[Block<'ctx>], entry: Block<'ctx>, exit: Block<'ctx>) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
-    let param_tys: Vec<_> = caps
+    let mut param_tys: Vec<_> = caps
         .iter()
         .filter(|c| c.passing != Passing::Private)
         .map(|c| match c.passing {
@@ -413,6 +444,9 @@ fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'c
             _ => c.value.ty(),
         })
         .collect();
+    if scratch_param {
+        param_tys.push(ctx.ptr());
+    }
     let fty = ctx.fn_type(ctx.void(), &param_tys, false);
     let name = unique_name(m, &format!("{}_l{}", d.function.name(), d.loc.line));
     let f = m.get_or_add_function(&name, fty);
@@ -462,6 +496,9 @@ fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'c
         };
         c.value.replace_uses_where(replacement, in_f);
         replaced.push((c.value, replacement));
+    }
+    if scratch_param {
+        params[pi].set_name(crate::reduction::SCRATCH_PARAM);
     }
     b.br(entry);
     drop_foreign_lifetimes(f);

@@ -23,6 +23,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Update { to_device, var } => format!("{}({})", if *to_device { "device" } else { "self" }, var.text),
         Clause::Private(v) => format!("private({})", v.text),
         Clause::FirstPrivate(v) => format!("firstprivate({})", v.text),
+        Clause::Reduction(r) => format!("reduction({}:{})", r.op.symbol(), r.var.text),
         Clause::Collapse(n) => format!("collapse({n})"),
         Clause::Default(s) => format!("default({s})"),
         other => {
@@ -42,6 +43,9 @@ pub fn plans<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan]) -> String {
         );
         for (loc, lv) in &p.loops {
             let _ = writeln!(s, "{loc}:   loop scheduled {}", lv.describe());
+        }
+        for line in &p.reductions {
+            let _ = writeln!(s, "{line}");
         }
     }
     s

@@ -13,9 +13,11 @@
 //! Also [`Loc`], the source position both report errors at.
 
 mod loc;
+mod reduction;
 mod table;
 
 pub use loc::Loc;
+pub use reduction::{ReductionOp, ReductionType};
 pub use table::{ALIASES, CLAUSES, DIRECTIVES};
 
 /// An OpenACC directive. Combined constructs and multi-word directives are one each.
@@ -132,7 +134,8 @@ pub enum Operands {
     /// A *var* (`ptr base, i64 lower, i64 length, i64 elem_size, ptr text`), one call per list
     /// item: data clauses, `private`.
     Var,
-    /// `ptr op`, then a *var*, one call per list item: `reduction`.
+    /// `ptr op`, `i64` element type code (`ReductionType`), then a *var*, one call per list
+    /// item: `reduction`.
     OpAndVar,
     /// One `i64`: `num_workers`.
     Int,
@@ -272,7 +275,8 @@ mod tests {
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
         assert_eq!(clause_on_loop("pcopyin"), Some((Operands::Var, true)));
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
-        for c in ["reduction", "async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
+        assert_eq!(clause_on_loop("reduction"), Some((Operands::OpAndVar, true)));
+        for c in ["async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
                   "use_device", "device_resident", "link", "default_async", "device_num"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }

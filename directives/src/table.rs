@@ -78,7 +78,7 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::Device, "device", &[D::Update], Operands::Var),
     lowered(C::Private, "private", &[D::Parallel, D::Serial, D::Loop], Operands::Var),
     lowered(C::FirstPrivate, "firstprivate", &[D::Parallel, D::Serial], Operands::Var),
-    not_yet(C::Reduction, "reduction", &[D::Parallel, D::Serial, D::Loop], Operands::OpAndVar),
+    lowered(C::Reduction, "reduction", &[D::Parallel, D::Serial, D::Loop], Operands::OpAndVar),
     // Launch sizes and conditions.
     lowered(C::NumGangs, "num_gangs", &[D::Parallel, D::Kernels], Operands::OneToThreeInts),
     lowered(C::NumWorkers, "num_workers", &[D::Parallel, D::Kernels], Operands::Int),

@@ -43,7 +43,7 @@ fn operands_column(operands: Operands) -> &'static str {
     match operands {
         Operands::None => "none",
         Operands::Var => "*var*",
-        Operands::OpAndVar => "`ptr op`, *var*",
+        Operands::OpAndVar => "`ptr op`, `i64 type`, *var*",
         Operands::Int => "`i64`",
         Operands::ConstInt => "`i64` (constant)",
         Operands::OneToThreeInts => "`i64` (1–3 values)",

@@ -89,6 +89,15 @@ pub enum VarError {
     Malformed(String),
 }
 
+/// The text before the first array section of `item` (`a` in `a[0:n]`, `s.v` in
+/// `s.v[2:3]`), or None for a variable or element without a section.
+pub fn section_base(item: &str) -> Option<&str> {
+    let toks = tokenize(item, false);
+    let groups = top_level_groups(item, &toks).ok()?;
+    let sec = groups.iter().find(|g| g.colon.is_some())?;
+    Some(item[..toks[sec.open].start].trim()).filter(|b| !b.is_empty())
+}
+
 /// Encodes a variable or array section as the four values `base, lower, length, elem_size`
 /// (without the trailing text operand).
 pub fn encode_var(item: &str) -> Result<String, VarError> {

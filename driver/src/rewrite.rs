@@ -283,13 +283,60 @@ fn lower_clause(
             }
             out.push_str(&call(""));
         }
+        Operands::OpAndVar => lower_reduction(c, args, written, &call, &bad, loc, out, diags),
         // Only clauses accc does not lower have these operands.
-        Operands::OpAndVar
-        | Operands::Ints
+        Operands::Ints
         | Operands::IntOrStar
         | Operands::IntsOrStars
         | Operands::Name
         | Operands::Names => diags.push(Diag::unsupported(loc.clone(), &c.name)),
+    }
+}
+
+/// `reduction(op: a, b[0:n])`: per item, `ptr op, i64 type code, var, text`. The operator
+/// comes before the first item only; the type code is a `_Generic` selection over the item
+/// (its element for an array section) that the front end evaluates.
+#[allow(clippy::too_many_arguments)]
+fn lower_reduction(
+    c: &Clause,
+    args: &[Arg],
+    written: Option<&Vec<String>>,
+    call: &dyn Fn(&str) -> String,
+    bad: &dyn Fn(String) -> Diag,
+    loc: &Loc,
+    out: &mut String,
+    diags: &mut Vec<Diag>,
+) {
+    let Some((op_text, first)) = args.first().and_then(|a| a.text.split_once(':')) else {
+        diags.push(bad(format!("OpenACC '{}' clause needs an operator and a list of variables: 'reduction(+: x)'", c.name)));
+        return;
+    };
+    let Some(op) = acc::ReductionOp::from_symbol(op_text) else {
+        diags.push(bad(format!("unknown reduction operator '{}' (expected + * max min & | ^ && ||)", op_text.trim())));
+        return;
+    };
+    for (k, a) in args.iter().enumerate() {
+        let var = if k == 0 { first.trim() } else { a.text.trim() };
+        let mut text = written.and_then(|w| w.get(k)).map(|s| s.as_str()).unwrap_or(var);
+        if k == 0 {
+            if let Some((_, v)) = text.split_once(':').filter(|(o, _)| acc::ReductionOp::from_symbol(o).is_some()) {
+                text = v.trim();
+            }
+        }
+        let element = match crate::operand::section_base(var) {
+            Some(base) => format!("({base})[0]"),
+            None => var.to_string(),
+        };
+        match encode_var(var) {
+            Ok(ops) => out.push_str(&call(&format!(
+                ", {}, {}, {ops}, {}",
+                c_string(op.symbol()),
+                acc::ReductionType::generic_selection(&element),
+                c_string(text)
+            ))),
+            Err(VarError::Unsupported(what)) => diags.push(Diag::unsupported(loc.clone(), &what)),
+            Err(VarError::Malformed(m)) => diags.push(bad(format!("invalid '{}' clause item: {}", c.name, m))),
+        }
     }
 }
 

@@ -2,12 +2,16 @@
 ; RUN: split-file %s %t
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/no-end.ll -disable-output 2>&1 | FileCheck %s --check-prefix=NOEND
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/bad-clause.ll -disable-output 2>&1 | FileCheck %s --check-prefix=BADCLAUSE
-; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction.ll -disable-output 2>&1 | FileCheck %s --check-prefix=UNSUP
+; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction.ll -disable-output 2>&1 | FileCheck %s --check-prefix=OLDRED
+; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction-op.ll -disable-output 2>&1 | FileCheck %s --check-prefix=REDOP
+; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction-type.ll -disable-output 2>&1 | FileCheck %s --check-prefix=REDTYPE
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/not-a-loop.ll -disable-output 2>&1 | FileCheck %s --check-prefix=NOTLOOP
 
 ; NOEND: t.c:3:9: error: OpenACC 'parallel' (id 1) has no matching __acc_end
 ; BADCLAUSE: error: malformed OpenACC IR contract in function 'g': clause 'copy' takes (ptr base, i64 lower, i64 length, i64 elem_size, ptr text)
-; UNSUP: t.c:3:9: error: OpenACC 'reduction' is not supported yet
+; OLDRED: error: malformed OpenACC IR contract in function 'g': clause 'reduction' takes (ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)
+; REDOP: t.c:3:9: error: reduction operator '&' is not defined on 'double' ('s')
+; REDTYPE: t.c:3:9: error: reduction on 's': accc reduces integer, _Bool, float, double and complex variables; a struct, pointer or long double reduction is not supported yet
 ; NOTLOOP: t.c:4:9: error: an OpenACC 'loop' directive must be followed by a for loop
 
 ;--- no-end.ll
@@ -60,6 +64,40 @@ define void @g(ptr %p) {
   call void @__acc_begin(i32 2, ptr @loop, ptr @file, i32 4, i32 9)
   store i32 0, ptr %p
   call void @__acc_end(i32 2)
+  call void @__acc_end(i32 1)
+  ret void
+}
+
+;--- reduction-op.ll
+; `reduction(&:s)` on a double (type code 10): clang rejects it in C; hand-written IR here.
+@par = private constant [9 x i8] c"parallel\00"
+@file = private constant [4 x i8] c"t.c\00"
+@red = private constant [10 x i8] c"reduction\00"
+@and = private constant [2 x i8] c"&\00"
+@s = private constant [2 x i8] c"s\00"
+declare void @__acc_begin(i32, ptr, ptr, i32, i32)
+declare void @__acc_clause(i32, ptr, ...)
+declare void @__acc_end(i32)
+define void @g(ptr %sum) {
+  call void @__acc_begin(i32 1, ptr @par, ptr @file, i32 3, i32 9)
+  call void (i32, ptr, ...) @__acc_clause(i32 1, ptr @red, ptr @and, i64 10, ptr %sum, i64 0, i64 1, i64 8, ptr @s)
+  call void @__acc_end(i32 1)
+  ret void
+}
+
+;--- reduction-type.ll
+; Type code 0: the _Generic selection's default (a struct, a pointer, long double).
+@par = private constant [9 x i8] c"parallel\00"
+@file = private constant [4 x i8] c"t.c\00"
+@red = private constant [10 x i8] c"reduction\00"
+@plus = private constant [2 x i8] c"+\00"
+@s = private constant [2 x i8] c"s\00"
+declare void @__acc_begin(i32, ptr, ptr, i32, i32)
+declare void @__acc_clause(i32, ptr, ...)
+declare void @__acc_end(i32)
+define void @g(ptr %sum) {
+  call void @__acc_begin(i32 1, ptr @par, ptr @file, i32 3, i32 9)
+  call void (i32, ptr, ...) @__acc_clause(i32 1, ptr @red, ptr @plus, i64 0, ptr %sum, i64 0, i64 1, i64 16, ptr @s)
   call void @__acc_end(i32 1)
   ret void
 }

@@ -173,6 +173,15 @@ impl<'ctx> Context<'ctx> {
     pub fn i64(self) -> Type<'ctx> {
         Type::of(self.0.i64_type())
     }
+    pub fn f32(self) -> Type<'ctx> {
+        Type::of(self.0.f32_type())
+    }
+    pub fn f64(self) -> Type<'ctx> {
+        Type::of(self.0.f64_type())
+    }
+    pub fn i16(self) -> Type<'ctx> {
+        Type::of(self.0.i16_type())
+    }
     pub fn ptr(self) -> Type<'ctx> {
         Type::of(self.0.ptr_type(AddressSpace::default()))
     }

@@ -1,0 +1,517 @@
+//! Reductions: private copies, the trees that combine them, and the last-gang combine.
+//!
+//! Expects: a kernel before SSA construction (variables still in memory), its loop
+//! directives' `begin`/`end` markers in place with their effective levels (mapping.rs),
+//! the clause calls already read (the `reduction` items hold the kernel's pointers to the
+//! variables) and `runtime-ir/reduce.c` linked into the module (`link_helpers`).
+//!
+//! Produces, following OpenUH (shared/seeds/reduction-in-parallel-loops-pmam14*.txt and
+//! nested-loop-transformation-openuh-ccpe.txt §5):
+//! - **Placement.** A clause applies to its loop and, when written once on an outer loop
+//!   (or on the compute construct), to every nested partitioned loop that uses the variable
+//!   (`propagate`): writing it once on the loop nearest the result's next use or on every
+//!   level gives the same program.
+//! - **Per loop with a reduction** (a *site*): a private copy (`<var>.red`, an alloca)
+//!   set to the operator's identity at the loop's begin; the loop's uses of the variable go
+//!   to it. At the loop's end the copies of the threads that shared the loop's iterations
+//!   inside a gang are combined by a tree (`within_gang`: the lanes of a worker, or the whole
+//!   gang, warp shuffles then one partial per warp in shared memory) that leaves the result
+//!   on every one of those threads, and the result is combined once into the variable as it
+//!   was before the loop (a load and a store that `guard` makes single-lane when the
+//!   variable is shared).
+//! - **Across gangs** (the construct has the clause, or a loop spanning gangs does): the
+//!   variable itself (device memory) is replaced in the whole kernel by a per-gang copy
+//!   (`<var>.gang`) starting at the identity; at the kernel's end each gang leaves its value
+//!   in the runtime's scratch buffer (the kernel's last parameter) and the last gang to
+//!   finish combines them in gang order, then the variable's original value, once.
+//!
+//! The operators and types live in `runtime-ir/reduce.c` (`__acc_red_<kind>_<op>_<type>`);
+//! this module only decides where the calls go. Does not do array reductions (rejected as
+//! not supported yet), `redux.sync`, or merging the trees of several variables of one loop
+//! into one pass.
+
+use crate::contract::Reduction;
+use crate::error::{AccError, Loc, Result};
+use crate::ir::{Block, Module, Type, Value};
+use crate::mapping::Levels;
+use crate::outline::strip;
+use acc_directives::{ReductionOp, ReductionType};
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
+/// Name of the outlined function's last parameter when it has reductions.
+pub const SCRATCH_PARAM: &str = "acc.scratch";
+/// The shared-memory buffer every tree of a module uses (reduce.c: SMEM_SLOTS x 16 bytes).
+pub const SMEM: &str = "acc.red.smem";
+const SMEM_BYTES: u64 = 50 * 16;
+
+const HELPERS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/reduce.bc"));
+
+/// How the private copies of one loop's threads inside a gang are combined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Within {
+    /// One thread per gang does the loop's iterations (or all do the same ones).
+    Nothing,
+    /// The vector lanes of each worker (a vector loop inside a worker loop).
+    Worker,
+    /// Every thread of the gang; `lane0_only`: a worker loop whose lanes hold copies of
+    /// one value (vector-single code), so only lane 0 of each worker counts.
+    Gang { lane0_only: bool },
+}
+
+/// The tree for a loop partitioned over `levels` (its effective levels: a vector loop
+/// without a worker loop around it also has the worker level).
+pub fn within_gang(levels: Levels) -> Within {
+    match (levels.worker, levels.vector) {
+        (true, true) => Within::Gang { lane0_only: false },
+        (true, false) => Within::Gang { lane0_only: true },
+        (false, true) => Within::Worker,
+        (false, false) => Within::Nothing,
+    }
+}
+
+impl Within {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Within::Nothing => "no tree",
+            Within::Worker => "worker tree (warp shuffles, a partial per warp, named barrier)",
+            Within::Gang { lane0_only: false } => "gang tree (warp shuffles, a partial per warp)",
+            Within::Gang { lane0_only: true } => "gang tree over lane 0 of each worker",
+        }
+    }
+}
+
+/// One reduction item, its variable identified by `key`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Item<K> {
+    pub key: K,
+    pub op: ReductionOp,
+    pub ty: ReductionType,
+    pub text: String,
+}
+
+/// What `propagate` needs to know about one loop directive (program order, parents first).
+#[derive(Clone, Debug)]
+pub struct LoopNode<K> {
+    pub explicit: Vec<Item<K>>,
+    pub parent: Option<usize>,
+    /// The variables the loop's body uses.
+    pub uses: HashSet<K>,
+    /// Variables a `private` clause of this loop names: an outer reduction stops there.
+    pub private: HashSet<K>,
+}
+
+/// Per loop, the reductions that apply to it: its own clause's items, and those of an
+/// enclosing loop or of the construct whose variable it uses (OpenUH's placement).
+/// `Err((loop, message))` when a loop names a variable again with another operator.
+pub fn propagate<K: Clone + Eq + Hash>(construct: &[Item<K>], loops: &[LoopNode<K>]) -> std::result::Result<Vec<Vec<Item<K>>>, (usize, String)> {
+    let mut applied: Vec<Vec<Item<K>>> = Vec::with_capacity(loops.len());
+    // What the loops inside each loop inherit.
+    let mut avail: Vec<Vec<Item<K>>> = Vec::with_capacity(loops.len());
+    for (i, l) in loops.iter().enumerate() {
+        let outer: Vec<Item<K>> = match l.parent {
+            Some(p) => avail[p].clone(),
+            None => construct.to_vec(),
+        };
+        let mut mine: Vec<Item<K>> = Vec::new();
+        for e in &l.explicit {
+            if let Some(o) = outer.iter().find(|o| o.key == e.key && o.op != e.op) {
+                return Err((i, format!("'{}' is reduced with '{}' here but with '{}' around this loop", e.text, e.op.symbol(), o.op.symbol())));
+            }
+            if !mine.iter().any(|m| m.key == e.key) {
+                mine.push(e.clone());
+            }
+        }
+        for o in &outer {
+            if l.uses.contains(&o.key) && !l.private.contains(&o.key) && !mine.iter().any(|m| m.key == o.key) {
+                mine.push(o.clone());
+            }
+        }
+        let mut next: Vec<Item<K>> = outer.into_iter().filter(|o| !l.private.contains(&o.key) && !mine.iter().any(|m| m.key == o.key)).collect();
+        next.extend(mine.iter().cloned());
+        avail.push(next);
+        applied.push(mine);
+    }
+    Ok(applied)
+}
+
+/// The helper `__acc_red_<kind>_<op>_<type>` (reduce.c).
+pub fn helper_name(kind: &str, op: ReductionOp, ty: ReductionType) -> String {
+    format!("__acc_red_{kind}_{}_{}", op.mnemonic(), ty.mnemonic())
+}
+
+/// One loop directive of a kernel, as the rewrite needs it.
+pub struct LoopInput<'ctx> {
+    pub begin: Value<'ctx>,
+    pub end: Value<'ctx>,
+    pub loc: Loc,
+    /// Effective levels (mapping::effective_levels).
+    pub levels: Levels,
+    pub parent: Option<usize>,
+    pub items: Vec<Reduction<'ctx>>,
+    pub private: Vec<Value<'ctx>>,
+}
+
+/// What the kernel plan and the compile report need.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Variables combined across gangs (the runtime's `reduce_vars`).
+    pub gang_vars: u64,
+    /// A worker tree is used (`__acc_sync_worker` inside the helpers).
+    pub worker_sync: bool,
+    /// One line per reduction for `ACCC_INFO`.
+    pub report: Vec<String>,
+}
+
+/// Links reduce.c's helpers into `m` (the device module, before the emulator's copy).
+pub fn link_helpers<'ctx>(m: Module<'ctx>) -> Result<()> {
+    let lib = m.context().parse_bitcode(HELPERS_BC, "runtime-ir/reduce.c").map_err(|e| AccError::internal(format!("runtime-ir/reduce.c does not parse: {e}")))?;
+    lib.handle().set_triple(&m.triple());
+    lib.handle().set_data_layout(&m.data_layout());
+    for f in lib.handle().functions() {
+        for attr in ["target-cpu", "target-features", "tune-cpu"] {
+            f.remove_fn_string_attr(attr);
+        }
+        if !f.is_declaration() {
+            f.remove_fn_enum_attr("uwtable");
+        }
+    }
+    m.link(lib).map_err(AccError::internal)
+}
+
+/// After every kernel is planned: the helpers no kernel calls go (the emulator's copy and
+/// the device pipeline would carry hundreds of them).
+pub fn drop_unused_helpers<'ctx>(m: Module<'ctx>) -> Result<()> {
+    for f in m.functions() {
+        if f.name().starts_with("__acc_red_") && !f.is_declaration() {
+            f.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        }
+    }
+    m.run_passes("globaldce", None).map_err(AccError::internal)
+}
+
+/// The LLVM type of a reduction variable in memory (what Clang gives such a C variable).
+fn ir_type<'ctx>(m: Module<'ctx>, ty: ReductionType) -> Type<'ctx> {
+    let ctx = m.context();
+    use ReductionType::*;
+    match ty {
+        I8 | U8 | Bool => ctx.i8(),
+        I16 | U16 => ctx.i16(),
+        I32 | U32 => ctx.i32(),
+        I64 | U64 => ctx.i64(),
+        F32 => ctx.f32(),
+        F64 => ctx.f64(),
+        C32 => ctx.struct_type(&[ctx.f32(), ctx.f32()]),
+        C64 => ctx.struct_type(&[ctx.f64(), ctx.f64()]),
+    }
+}
+
+/// Blocks of a loop directive's region: from its begin to its end.
+struct Region<'ctx> {
+    blocks: HashSet<Block<'ctx>>,
+    begin: Value<'ctx>,
+    end: Value<'ctx>,
+}
+
+impl<'ctx> Region<'ctx> {
+    fn new(begin: Value<'ctx>, end: Value<'ctx>) -> Region<'ctx> {
+        let (first, last) = (begin.parent_block(), end.parent_block());
+        let mut blocks = HashSet::from([first]);
+        let mut work = vec![first];
+        while let Some(b) = work.pop() {
+            if b == last {
+                continue;
+            }
+            for s in b.terminator().map(|t| t.successors()).unwrap_or_default() {
+                if blocks.insert(s) {
+                    work.push(s);
+                }
+            }
+        }
+        Region { blocks, begin, end }
+    }
+
+    /// Whether instruction `i` lies between the begin and the end.
+    fn contains(&self, i: Value<'ctx>) -> bool {
+        if !i.is_instruction() {
+            return false;
+        }
+        let b = i.parent_block();
+        if !self.blocks.contains(&b) {
+            return false;
+        }
+        let order = b.instructions();
+        let pos = |x: Value<'ctx>| order.iter().position(|o| *o == x);
+        let at = pos(i);
+        if b == self.begin.parent_block() && at <= pos(self.begin) {
+            return false;
+        }
+        if b == self.end.parent_block() && at >= pos(self.end) {
+            return false;
+        }
+        true
+    }
+}
+
+/// Whether the variable's storage is the thread's own (an alloca of the kernel).
+fn is_private_storage(v: Value<'_>) -> bool {
+    v.is_alloca()
+}
+
+/// Rewrites the reductions of kernel `k`. `construct` are the compute construct's items
+/// (pointers in `k`), `loops` its loop directives in program order.
+pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduction<'ctx>], construct_loc: &Loc, loops: &[LoopInput<'ctx>]) -> Result<Summary> {
+    if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
+        return Ok(Summary::default());
+    }
+    for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
+        check_scalar(r, loc)?;
+    }
+    let item = |r: &Reduction<'ctx>| Item { key: strip(r.var.base), op: r.op, ty: r.ty, text: r.var.text.clone() };
+    let regions: Vec<Region> = loops.iter().map(|l| Region::new(l.begin, l.end)).collect();
+    let construct_items: Vec<Item<Value>> = dedup(construct.iter().map(item).collect());
+    let mut keys: Vec<Value> = construct_items.iter().map(|i| i.key).collect();
+    keys.extend(loops.iter().flat_map(|l| l.items.iter().map(|r| strip(r.var.base))));
+    let nodes: Vec<LoopNode<Value>> = loops
+        .iter()
+        .zip(&regions)
+        .map(|(l, reg)| LoopNode {
+            explicit: l.items.iter().map(item).collect(),
+            parent: l.parent,
+            uses: keys.iter().copied().filter(|key| key.users().into_iter().any(|u| reg.contains(u))).collect(),
+            private: l.private.iter().map(|p| strip(*p)).collect(),
+        })
+        .collect();
+    let applied = propagate(&construct_items, &nodes).map_err(|(i, msg)| AccError::user(&loops[i].loc, msg))?;
+
+    let ctx = m.context();
+    let smem = shared_buffer(m);
+    let b = ctx.builder();
+    let entry = k.entry_block();
+    let alloca = |ty: Type<'ctx>, name: &str| {
+        b.position_before(entry.first_instruction().expect("the entry block has a terminator"));
+        b.alloca(ty, name)
+    };
+    let helper = |kind: &str, op: ReductionOp, ty: ReductionType| {
+        m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
+    };
+    let mut summary = Summary::default();
+
+    // Across gangs: the variables the construct or a gang loop reduces, when they live in
+    // device memory (a variable private to the kernel has nothing to combine across gangs).
+    let mut gang: Vec<Item<Value>> = construct_items.iter().filter(|i| !is_private_storage(i.key)).cloned().collect();
+    for (l, items) in loops.iter().zip(&applied) {
+        if l.levels.gang {
+            for i in items.iter().filter(|i| !is_private_storage(i.key)) {
+                match gang.iter().find(|g| g.key == i.key) {
+                    Some(g) if g.op != i.op => {
+                        return Err(AccError::user(&l.loc, format!("'{}' is reduced with '{}' here but with '{}' on the compute construct", i.text, i.op.symbol(), g.op.symbol())))
+                    }
+                    Some(_) => {}
+                    None => gang.push(i.clone()),
+                }
+            }
+        }
+    }
+    let mut base: HashMap<Value, Value> = HashMap::new();
+    if !gang.is_empty() {
+        let scratch = k.params().into_iter().last().filter(|p| p.name() == SCRATCH_PARAM).ok_or_else(|| AccError::internal("a kernel with reductions lacks its scratch parameter"))?;
+        let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
+        let nvars = ctx.i64().const_int(gang.len() as u64);
+        for (index, g) in gang.iter().enumerate() {
+            let copy = alloca(ir_type(m, g.ty), &format!("{}.gang", g.text));
+            g.key.replace_uses_where(copy, |u| u.is_instruction() && u.parent_function() == k);
+            // Right after the slot: before any loop's begin (a combined construct's loop
+            // begins in the entry block), so that no loop takes this call for its own.
+            b.position_before(copy.next_instruction().expect("an alloca is followed by the block's terminator at least"));
+            b.call(helper("identity", g.op, g.ty)?, &[copy], "");
+            b.position_before(ret.terminator().expect("acc.ret returns"));
+            let idx = ctx.i64().const_int(index as u64);
+            b.call(helper("gang", g.op, g.ty)?, &[copy, g.key, scratch, nvars, idx, smem], "");
+            base.insert(g.key, copy);
+            summary.report.push(format!("{}: reduction({}:{}) across gangs: per-gang partials, the last gang combines them in gang order", construct_loc, g.op.symbol(), g.text));
+        }
+        summary.gang_vars = gang.len() as u64;
+    }
+
+    // Per loop: the private copy, the tree, the combine into the enclosing copy.
+    let mut copies: Vec<HashMap<Value, Value>> = vec![HashMap::new(); loops.len()];
+    for (i, (l, items)) in loops.iter().zip(&applied).enumerate() {
+        if l.levels.is_seq() {
+            continue;
+        }
+        for it in items {
+            let outer = enclosing_copy(i, it.key, loops, &copies).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
+            let ty = ir_type(m, it.ty);
+            let red = alloca(ty, &format!("{}.red", it.text));
+            let cur = alloca(ty, "acc.red.cur");
+            let reg = &regions[i];
+            outer.replace_uses_where(red, |u| reg.contains(u));
+            b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
+            b.call(helper("identity", it.op, it.ty)?, &[red], "");
+            b.position_before(l.end);
+            let within = within_gang(l.levels);
+            match within {
+                Within::Nothing => {}
+                Within::Worker => {
+                    b.call(helper("worker", it.op, it.ty)?, &[red, smem], "");
+                    summary.worker_sync = true;
+                }
+                Within::Gang { lane0_only } => {
+                    b.call(helper("block", it.op, it.ty)?, &[red, smem, ctx.i32().const_int(lane0_only as u64)], "");
+                }
+            }
+            let v = b.load(ty, outer, "");
+            b.store(v, cur);
+            b.call(helper("combine", it.op, it.ty)?, &[cur, red], "");
+            let w = b.load(ty, cur, "");
+            b.store(w, outer);
+            copies[i].insert(it.key, red);
+            summary.report.push(format!("{}: reduction({}:{}) over {}: {}", l.loc, it.op.symbol(), it.text, l.levels.describe(), within.describe()));
+        }
+    }
+    Ok(summary)
+}
+
+/// The private copy of `key` of the nearest enclosing loop that reduces it.
+fn enclosing_copy<'ctx>(i: usize, key: Value<'ctx>, loops: &[LoopInput<'ctx>], copies: &[HashMap<Value<'ctx>, Value<'ctx>>]) -> Option<Value<'ctx>> {
+    let mut p = loops[i].parent;
+    while let Some(j) = p {
+        if let Some(c) = copies[j].get(&key) {
+            return Some(*c);
+        }
+        p = loops[j].parent;
+    }
+    None
+}
+
+fn dedup<K: PartialEq>(items: Vec<Item<K>>) -> Vec<Item<K>> {
+    let mut out: Vec<Item<K>> = Vec::new();
+    for i in items {
+        if !out.iter().any(|o| o.key == i.key) {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// Only whole scalar variables for now.
+fn check_scalar(r: &Reduction<'_>, loc: &Loc) -> Result<()> {
+    let one = |v: Value<'_>, n: i64| v.const_int_value() == Some(n);
+    if !(one(r.var.lower, 0) && one(r.var.length, 1)) {
+        return Err(AccError::unsupported(loc, format!("the array reduction '{}'", r.var.text)));
+    }
+    if !one(r.var.elem_size, r.ty.size() as i64) {
+        return Err(AccError::unsupported(loc, format!("a reduction on the whole array or struct '{}'", r.var.text)));
+    }
+    Ok(())
+}
+
+/// The module's shared buffer for the trees (one instance per gang on the GPU).
+fn shared_buffer<'ctx>(m: Module<'ctx>) -> Value<'ctx> {
+    if let Some(g) = m.global(SMEM) {
+        return g;
+    }
+    let ctx = m.context();
+    let ty = ctx.array_type(ctx.i8(), SMEM_BYTES);
+    let g = m.add_global_in(ty, SMEM, 3);
+    g.set_initializer(ty.undef());
+    g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+    g.set_alignment(16);
+    g
+}
+
+/// The variables of `region`'s reductions that are combined across gangs: named on the
+/// construct, or on a loop that gets the gang level. Decided on the host function before
+/// outlining (capture.rs makes them `copy`), with the same level assignment the kernel gets.
+pub fn gang_level_variables<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> HashSet<Value<'ctx>> {
+    use crate::contract::{Clause, DirectiveKind};
+    use crate::device::LoopSource;
+    let reductions = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(r) = c { Some(strip(r.var.base)) } else { None }).collect() };
+    let mut out: HashSet<Value> = reductions(&region.clauses).into_iter().collect();
+    let DirectiveKind::Compute { kind, combined_loop } = region.kind else { return out };
+    let mut all: Vec<LoopSource> = Vec::new();
+    if combined_loop {
+        all.push(LoopSource::Combined);
+    }
+    all.extend(loops.iter().map(LoopSource::Directive));
+    let descs: Vec<_> = crate::device::describe(&all, region, cfg).into_iter().map(|(d, _, _)| d).collect();
+    if let Ok(levels) = crate::mapping::assign_levels(kind, &descs) {
+        for (s, lv) in all.iter().zip(levels) {
+            if let (true, LoopSource::Directive(d)) = (lv.gang, s) {
+                out.extend(reductions(&d.clauses));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(key: u32, op: ReductionOp) -> Item<u32> {
+        Item { key, op, ty: ReductionType::I32, text: format!("v{key}") }
+    }
+
+    fn node(explicit: Vec<Item<u32>>, parent: Option<usize>, uses: &[u32]) -> LoopNode<u32> {
+        LoopNode { explicit, parent, uses: uses.iter().copied().collect(), private: HashSet::new() }
+    }
+
+    #[test]
+    fn trees_follow_the_levels() {
+        let l = |gang, worker, vector| Levels { gang, worker, vector };
+        assert_eq!(within_gang(l(true, true, true)), Within::Gang { lane0_only: false });
+        assert_eq!(within_gang(l(false, true, true)), Within::Gang { lane0_only: false });
+        assert_eq!(within_gang(l(true, true, false)), Within::Gang { lane0_only: true });
+        assert_eq!(within_gang(l(false, false, true)), Within::Worker);
+        assert_eq!(within_gang(l(true, false, false)), Within::Nothing);
+        assert_eq!(within_gang(Levels::NONE), Within::Nothing);
+    }
+
+    #[test]
+    fn a_clause_written_once_reaches_the_inner_loops_that_use_the_variable() {
+        use ReductionOp::Add;
+        // gang loop reduction(+:s) { vector loop uses s; vector loop does not }
+        let loops = vec![node(vec![item(1, Add)], None, &[1]), node(vec![], Some(0), &[1]), node(vec![], Some(0), &[2])];
+        let a = propagate(&[], &loops).unwrap();
+        assert_eq!(a[0], vec![item(1, Add)]);
+        assert_eq!(a[1], vec![item(1, Add)]);
+        assert!(a[2].is_empty());
+        // Written on every level: the same.
+        let every = vec![node(vec![item(1, Add)], None, &[1]), node(vec![item(1, Add)], Some(0), &[1]), node(vec![], Some(0), &[2])];
+        assert_eq!(propagate(&[], &every).unwrap(), a);
+    }
+
+    #[test]
+    fn the_construct_clause_reaches_loops_through_sequential_ones() {
+        use ReductionOp::Max;
+        let loops = vec![node(vec![], None, &[3]), node(vec![], Some(0), &[3])];
+        let a = propagate(&[item(3, Max)], &loops).unwrap();
+        assert_eq!(a[0], vec![item(3, Max)]);
+        assert_eq!(a[1], vec![item(3, Max)]);
+    }
+
+    #[test]
+    fn private_stops_an_outer_reduction() {
+        let mut inner = node(vec![], Some(0), &[1]);
+        inner.private.insert(1);
+        let loops = vec![node(vec![item(1, ReductionOp::Add)], None, &[1]), inner, node(vec![], Some(1), &[1])];
+        let a = propagate(&[], &loops).unwrap();
+        assert!(a[1].is_empty() && a[2].is_empty());
+    }
+
+    #[test]
+    fn another_operator_inside_is_an_error() {
+        let loops = vec![node(vec![item(1, ReductionOp::Add)], None, &[1]), node(vec![item(1, ReductionOp::Mul)], Some(0), &[1])];
+        let (at, msg) = propagate(&[], &loops).unwrap_err();
+        assert_eq!(at, 1);
+        assert!(msg.contains("'*' here but with '+'"), "{msg}");
+    }
+
+    #[test]
+    fn helper_names() {
+        assert_eq!(helper_name("block", ReductionOp::And, ReductionType::U16), "__acc_red_block_land_u16");
+        assert_eq!(helper_name("gang", ReductionOp::BitXor, ReductionType::C64), "__acc_red_gang_xor_c64");
+    }
+}

@@ -1,0 +1,218 @@
+/* Device reduction helpers of accc, generic over operator and element type.
+ *
+ * codegen/src/reduction.rs calls these (`__acc_red_<kind>_<op>_<type>`, kinds below) for
+ * every `reduction` clause; codegen/build.rs compiles this file to LLVM IR for the host
+ * target (the device module is a clone of the host module, so signatures follow the host
+ * ABI, as for libm.c) and the pass links it into the device module before the emulator's
+ * copy is taken: the GPU and the emulator run the same helpers. They reach the target only
+ * through the device runtime interface (docs/device-runtime.md): ids, syncs and the two
+ * warp shuffles; shared memory is address space 3.
+ *
+ * Every value goes through a pointer to the caller's private storage, so one signature
+ * serves every type (complex ones included) and the calls inline to registers.
+ *
+ *   identity(T *out)                      *out = the operator's identity
+ *   combine(T *acc, const T *v)           *acc = *acc OP *v
+ *   worker(T *v, smem)                    over the vector lanes of the calling worker
+ *                                         (vector_length a multiple of 32); every lane
+ *                                         gets the result
+ *   block(T *v, smem, lane0_only)         over every thread of the gang; with lane0_only
+ *                                         only vector lane 0 of each worker contributes
+ *                                         (the others hold copies of its value)
+ *   gang(const T *mine, T *dst, scratch, nvars, index, smem)
+ *                                         at the kernel's end: this gang's value (the same
+ *                                         on all its threads) joins the others; the last
+ *                                         gang to finish combines all of them in gang order
+ *                                         and then *dst, once
+ *
+ * Trees: within a warp a shuffle-down tree (lane 0 ends with the total; partial warps
+ * skip the lanes that do not exist), then one partial per warp in shared memory that one
+ * warp reduces the same way (no transpose), then a broadcast. The shared buffer (`smem`,
+ * SMEM_SLOTS slots of 16 bytes, one per kernel module) is reused by every reduction:
+ * slots 0..31 per warp, 32+w per worker, BLOCK_SLOT for the gang, FLAG_SLOT for the
+ * last-gang flag. Across gangs: per-gang partials in the runtime's scratch buffer
+ * (docs/runtime-abi.md: counters first, then 16-byte slots per variable and gang), a
+ * fence, a counter; the last gang reads them in a fixed order, so floating-point results
+ * are the same from run to run for the same launch size. No atomics on the values. */
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define SHARED __attribute__((address_space(3)))
+#define INLINE static inline __attribute__((always_inline))
+#define SLOT_BYTES 16
+#define WORKER_SLOT 32
+#define BLOCK_SLOT 48
+#define FLAG_SLOT 49
+#define SMEM_SLOTS 50
+
+long long __acc_gang_id(void);
+long long __acc_num_gangs(void);
+long long __acc_worker_id(void);
+long long __acc_num_workers(void);
+long long __acc_vector_id(void);
+long long __acc_vector_length(void);
+void __acc_sync_gang(void);
+void __acc_sync_worker(void);
+int __acc_shfl_down(int v, int delta);
+int __acc_shfl_idx(int v, int src);
+
+/* Operators. `a OP b` in C's own arithmetic, converted back to the element type by the
+ * assignment (so `char` wraps and `_Bool` keeps 0/1 as in the sequential program). */
+#define OP_add(a, b) ((a) + (b))
+#define OP_mul(a, b) ((a) * (b))
+#define OP_max(a, b) ((a) > (b) ? (a) : (b))
+#define OP_min(a, b) ((a) < (b) ? (a) : (b))
+#define OP_and(a, b) ((a) & (b))
+#define OP_or(a, b) ((a) | (b))
+#define OP_xor(a, b) ((a) ^ (b))
+#define OP_land(a, b) ((a) && (b))
+#define OP_lor(a, b) ((a) || (b))
+
+/* Identities; max/min need the type's extremes (LO/HI). */
+#define ID_add(LO, HI) 0
+#define ID_mul(LO, HI) 1
+#define ID_max(LO, HI) (LO)
+#define ID_min(LO, HI) (HI)
+#define ID_and(LO, HI) (~0)
+#define ID_or(LO, HI) 0
+#define ID_xor(LO, HI) 0
+#define ID_land(LO, HI) 1
+#define ID_lor(LO, HI) 0
+
+INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_length() + __acc_vector_id(); }
+
+/* Shuffles of any type: 32-bit words, each through the interface. */
+#define SHUFFLES(TY, T)                                                                      \
+  INLINE T shfl_down_##TY(T v, int delta) {                                                 \
+    union { T v; int w[(sizeof(T) + 3) / 4]; } u;                                            \
+    memset(&u, 0, sizeof u);                                                                 \
+    u.v = v;                                                                                 \
+    for (unsigned i = 0; i < sizeof u.w / sizeof u.w[0]; i++) u.w[i] = __acc_shfl_down(u.w[i], delta); \
+    return u.v;                                                                              \
+  }                                                                                          \
+  INLINE T shfl_idx_##TY(T v, int src) {                                                    \
+    union { T v; int w[(sizeof(T) + 3) / 4]; } u;                                            \
+    memset(&u, 0, sizeof u);                                                                 \
+    u.v = v;                                                                                 \
+    for (unsigned i = 0; i < sizeof u.w / sizeof u.w[0]; i++) u.w[i] = __acc_shfl_idx(u.w[i], src); \
+    return u.v;                                                                              \
+  }
+
+#define SLOT(T, smem, i) (*(volatile SHARED T *)((smem) + SLOT_BYTES * (i)))
+
+/* One (operator, type) instance of every helper. */
+#define HELPERS(OP, TY, T, LO, HI)                                                           \
+  INLINE T id_##OP##_##TY(void) { return (T)(ID_##OP(LO, HI)); }                            \
+  INLINE T op_##OP##_##TY(T a, T b) { return (T)(OP_##OP(a, b)); }                          \
+  /* Lane 0 of the warp ends with the total of the warp's first `active` lanes. */           \
+  INLINE T warp_##OP##_##TY(T x, int lane, int active) {                                    \
+    for (int d = 16; d >= 1; d /= 2) {                                                       \
+      T y = shfl_down_##TY(x, d);                                                            \
+      if (lane + d < active) x = op_##OP##_##TY(x, y);                                       \
+    }                                                                                        \
+    return x;                                                                                \
+  }                                                                                          \
+  void __acc_red_identity_##OP##_##TY(T *out) { *out = id_##OP##_##TY(); }                  \
+  void __acc_red_combine_##OP##_##TY(T *acc, const T *v) { *acc = op_##OP##_##TY(*acc, *v); } \
+  void __acc_red_worker_##OP##_##TY(T *v, SHARED char *smem) {                              \
+    int nv = (int)__acc_vector_length(), w = (int)__acc_worker_id();                        \
+    int t = (int)thread_in_gang(), lane = t & 31, warp = t >> 5;                            \
+    int warps = nv / 32, first = w * warps;                                                  \
+    T x = warp_##OP##_##TY(*v, lane, 32);                                                    \
+    if (warps <= 1) {                                                                        \
+      *v = shfl_idx_##TY(x, 0);                                                              \
+      return;                                                                                \
+    }                                                                                        \
+    if (lane == 0) SLOT(T, smem, warp) = x;                                                  \
+    __acc_sync_worker();                                                                     \
+    if (warp == first) {                                                                     \
+      T y = lane < warps ? SLOT(T, smem, first + lane) : id_##OP##_##TY();                   \
+      y = warp_##OP##_##TY(y, lane, 32);                                                     \
+      if (lane == 0) SLOT(T, smem, WORKER_SLOT + w) = y;                                     \
+    }                                                                                        \
+    __acc_sync_worker();                                                                     \
+    *v = SLOT(T, smem, WORKER_SLOT + w);                                                     \
+  }                                                                                          \
+  void __acc_red_block_##OP##_##TY(T *v, SHARED char *smem, int lane0_only) {               \
+    int n = (int)(__acc_vector_length() * __acc_num_workers());                             \
+    int t = (int)thread_in_gang(), lane = t & 31, warp = t >> 5;                            \
+    int warps = (n + 31) / 32, active = n - 32 * warp < 32 ? n - 32 * warp : 32;            \
+    T x = lane0_only && __acc_vector_id() != 0 ? id_##OP##_##TY() : *v;                     \
+    x = warp_##OP##_##TY(x, lane, active);                                                   \
+    if (warps == 1) {                                                                        \
+      *v = shfl_idx_##TY(x, 0);                                                              \
+      return;                                                                                \
+    }                                                                                        \
+    if (lane == 0) SLOT(T, smem, warp) = x;                                                  \
+    __acc_sync_gang();                                                                       \
+    if (warp == 0) {                                                                         \
+      T y = lane < warps ? SLOT(T, smem, lane) : id_##OP##_##TY();                           \
+      y = warp_##OP##_##TY(y, lane, 32);                                                     \
+      if (lane == 0) SLOT(T, smem, BLOCK_SLOT) = y;                                          \
+    }                                                                                        \
+    __acc_sync_gang();                                                                       \
+    *v = SLOT(T, smem, BLOCK_SLOT);                                                          \
+  }                                                                                          \
+  void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, char *scratch, long long nvars,    \
+                                   long long index, SHARED char *smem) {                     \
+    long long g = __acc_gang_id(), ng = __acc_num_gangs();                                   \
+    long long t = thread_in_gang(), n = __acc_vector_length() * __acc_num_workers();         \
+    unsigned *counter = (unsigned *)(scratch + 8 * index);                                   \
+    char *partials = scratch + ((nvars * 8 + 255) / 256) * 256 + index * SLOT_BYTES * ng;   \
+    if (t == 0) {                                                                            \
+      *(volatile T *)(partials + SLOT_BYTES * g) = *mine;                                    \
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);                                               \
+      unsigned done = __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);                    \
+      SLOT(int, smem, FLAG_SLOT) = done + 1 == (unsigned)ng;                                 \
+    }                                                                                        \
+    __acc_sync_gang();                                                                       \
+    int last = SLOT(int, smem, FLAG_SLOT);                                                   \
+    __acc_sync_gang();                                                                       \
+    if (!last) return;                                                                       \
+    T acc = id_##OP##_##TY();                                                                \
+    for (long long i = t; i < ng; i += n) acc = op_##OP##_##TY(acc, *(volatile T *)(partials + SLOT_BYTES * i)); \
+    __acc_red_block_##OP##_##TY(&acc, smem, 0);                                              \
+    if (t == 0) {                                                                            \
+      *dst = op_##OP##_##TY(*dst, acc);                                                      \
+      __atomic_store_n(counter, 0u, __ATOMIC_RELAXED);                                       \
+    }                                                                                        \
+  }
+
+#define ARITH(TY, T, LO, HI)                                                                 \
+  HELPERS(add, TY, T, LO, HI)                                                                \
+  HELPERS(mul, TY, T, LO, HI)                                                                \
+  HELPERS(max, TY, T, LO, HI)                                                                \
+  HELPERS(min, TY, T, LO, HI)                                                                \
+  HELPERS(land, TY, T, LO, HI)                                                               \
+  HELPERS(lor, TY, T, LO, HI)
+#define INTEGER(TY, T, LO, HI)                                                               \
+  SHUFFLES(TY, T)                                                                            \
+  ARITH(TY, T, LO, HI)                                                                       \
+  HELPERS(and, TY, T, LO, HI)                                                                \
+  HELPERS(or, TY, T, LO, HI)                                                                 \
+  HELPERS(xor, TY, T, LO, HI)
+
+INTEGER(i8, signed char, SCHAR_MIN, SCHAR_MAX)
+INTEGER(u8, unsigned char, 0, UCHAR_MAX)
+INTEGER(i16, short, SHRT_MIN, SHRT_MAX)
+INTEGER(u16, unsigned short, 0, USHRT_MAX)
+INTEGER(i32, int, INT_MIN, INT_MAX)
+INTEGER(u32, unsigned, 0, UINT_MAX)
+INTEGER(i64, long long, LLONG_MIN, LLONG_MAX)
+INTEGER(u64, unsigned long long, 0, ULLONG_MAX)
+INTEGER(bool, _Bool, 0, 1)
+
+SHUFFLES(f32, float)
+ARITH(f32, float, -INFINITY, INFINITY)
+SHUFFLES(f64, double)
+ARITH(f64, double, -INFINITY, INFINITY)
+
+SHUFFLES(c32, float _Complex)
+HELPERS(add, c32, float _Complex, 0, 0)
+HELPERS(mul, c32, float _Complex, 0, 0)
+SHUFFLES(c64, double _Complex)
+HELPERS(add, c64, double _Complex, 0, 0)
+HELPERS(mul, c64, double _Complex, 0, 0)
