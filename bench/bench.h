@@ -13,13 +13,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double bench_now(void) {
+static inline double bench_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static void *bench_alloc(const char *name, size_t bytes) {
+static inline void *bench_alloc(const char *name, size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p) {
     printf("FAIL %s: out of memory (%zu bytes)\n", name, bytes);
@@ -29,7 +29,7 @@ static void *bench_alloc(const char *name, size_t bytes) {
 }
 
 /* argv[k] as a positive integer, else `dflt`. */
-static long bench_arg(int argc, char **argv, int k, long dflt) {
+static inline long bench_arg(int argc, char **argv, int k, long dflt) {
   if (argc > k) {
     long v = strtol(argv[k], NULL, 10);
     if (v > 0) return v;
@@ -37,12 +37,12 @@ static long bench_arg(int argc, char **argv, int k, long dflt) {
   return dflt;
 }
 
-static int bench_fail(const char *name, const char *why) {
+static inline int bench_fail(const char *name, const char *why) {
   printf("FAIL %s: %s\n", name, why);
   return 1;
 }
 
-static int bench_pass(const char *name, const char *metric, double value, const char *unit) {
+static inline int bench_pass(const char *name, const char *metric, double value, const char *unit) {
   printf("RESULT %s %s %.4g %s\n", name, metric, value, unit);
   printf("PASS %s\n", name);
   return 0;

@@ -32,7 +32,7 @@ static void e2e_fail(const char *fmt, ...) {
   } while (0)
 
 /* Relative/absolute float comparison. */
-static int e2e_close(double got, double want, double tol) {
+static inline int e2e_close(double got, double want, double tol) {
   return fabs(got - want) <= tol * (1.0 + fabs(want));
 }
 
@@ -45,7 +45,7 @@ static int e2e_finish(void) {
   return 0;
 }
 
-static void *e2e_alloc(size_t bytes) {
+static inline void *e2e_alloc(size_t bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (!p) {
     printf("FAIL %s: out of memory\n", E2E_NAME);

@@ -1,0 +1,49 @@
+/* Reduction position "gang + worker + vector": the sum of 4096 x 32 x 1024 doubles (1 GiB)
+ * in a three-level nest with the clause on every level (`parallel loop gang reduction`,
+ * `loop worker reduction`, `loop vector reduction`, one scalar; the OpenUH paper's Table 2,
+ * last row). GB/s counting 8 bytes per element; small-integer data, so the sums are exact and
+ * each repetition's is checked.
+ *   red_gwv [blocks=4096] [rows=32] [cols=1024] [reps=20] */
+#include "bench.h"
+
+int main(int argc, char **argv) {
+  const int nb = (int)bench_arg(argc, argv, 1, 4096), nw = (int)bench_arg(argc, argv, 2, 32);
+  const int nv = (int)bench_arg(argc, argv, 3, 1024);
+  const long reps = bench_arg(argc, argv, 4, 20), warm = 2;
+  const long n = (long)nb * nw * nv;
+  double *x = bench_alloc("red_gwv", sizeof(double) * n);
+  double want = 0.0;
+  for (long k = 0; k < n; k++) {
+    x[k] = (double)(k % 1021 + 1);
+    want += x[k];
+  }
+
+  double t0 = 0, t1 = 0, bad = -1.0;
+  long bad_rep = -1;
+#pragma acc data copyin(x[0:n])
+  {
+    for (long r = 0; r < warm + reps; r++) {
+      if (r == warm) t0 = bench_now();
+      double s = 0.0;
+#pragma acc parallel loop gang reduction(+:s) present(x[0:n])
+      for (int b = 0; b < nb; b++) {
+#pragma acc loop worker reduction(+:s)
+        for (int w = 0; w < nw; w++) {
+#pragma acc loop vector reduction(+:s)
+          for (int v = 0; v < nv; v++)
+            s += x[((long)b * nw + w) * nv + v];
+        }
+      }
+      if (s != want && bad_rep < 0) bad = s, bad_rep = r;
+    }
+    t1 = bench_now();
+  }
+  if (bad_rep >= 0) {
+    char why[160];
+    snprintf(why, sizeof why, "wrong answer: sum %.17g, want %.17g (repetition %ld)", bad, want, bad_rep);
+    return bench_fail("red_gwv", why);
+  }
+  free(x);
+  printf("# red_gwv: %.4f ms per sum of %d x %d x %d doubles\n", 1e3 * (t1 - t0) / (double)reps, nb, nw, nv);
+  return bench_pass("red_gwv", "bandwidth", 8.0 * (double)n * (double)reps / (t1 - t0) / 1e9, "GB/s");
+}
