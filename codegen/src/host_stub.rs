@@ -196,9 +196,10 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
         _ => crate::contract::ComputeKind::Parallel,
     };
     let num_gangs = clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None });
-    // One gang runs a serial region, and a kernels region without a gang loop: its code
-    // outside loops must run once.
-    let no_gang_loop = compute.has_kernels_data_rules() && num_gangs.is_none() && !plan.loops.iter().any(|(_, l)| l.gang);
+    // One gang runs a serial region, and any region without a gang loop or num_gangs: in
+    // `kernels` its code outside loops must run once; in `parallel` more gangs would only
+    // repeat the same work (and a reduction on the construct would count it once per gang).
+    let no_gang_loop = num_gangs.is_none() && !plan.loops.iter().any(|(_, l)| l.gang);
     let gangs = if compute.is_sequential() || no_gang_loop {
         i64t.const_int(1)
     } else if let Some(g) = num_gangs {

@@ -156,7 +156,7 @@ int main(void) {
   }
 
   /* a reduction on a `loop seq` inside a gang loop, stored per row */
-  enum { R = 31, C = 33 };
+  enum { R = 31, C = 31 }; /* R * C <= N: every row reads inside a[0:N] */
   long *row = e2e_alloc(sizeof(long) * R);
 #pragma acc parallel loop gang copyin(a[0:N]) copyout(row[0:R])
   for (int i = 0; i < R; i++) {
