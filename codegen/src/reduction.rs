@@ -288,9 +288,11 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let smem = shared_buffer(m);
     let b = ctx.builder();
     let entry = k.entry_block();
+    // Every copy is the thread's own: the suffix tells privatize.rs not to share a complex
+    // (aggregate) one between lanes as it would a private array used across loop levels.
     let alloca = |ty: Type<'ctx>, name: &str| {
         b.position_before(entry.first_instruction().expect("the entry block has a terminator"));
-        b.alloca(ty, name)
+        b.alloca(ty, &format!("{name}{}", crate::privatize::VECTOR_SUFFIX))
     };
     let helper = |kind: &str, op: ReductionOp, ty: ReductionType| {
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))

@@ -138,6 +138,36 @@ impl Step {
         }
     }
 
+    /// Runs step 1 (`validate`) with its diagnostics filtered (validate.rs): clang's
+    /// rejection of complex reduction variables, which accc supports, is dropped; a run
+    /// whose only errors were those succeeds.
+    pub fn run_validation(&self, o: &Options) -> Result<()> {
+        use std::io::IsTerminal;
+        if o.verbose {
+            crate::error::eprint_line(format!(" {}", self.display()));
+        }
+        if o.dry_run {
+            return Ok(());
+        }
+        let mut cmd = self.command();
+        if std::io::stderr().is_terminal() {
+            // Captured output would lose clang's colours.
+            cmd.arg("-fcolor-diagnostics");
+        }
+        let out = cmd
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .map_err(|e| DriverError::User(format!("cannot run '{}': {}", self.program, e)))?;
+        let (text, errors) = crate::validate::filter(&String::from_utf8_lossy(&out.stderr));
+        eprint!("{text}");
+        // Exit status 1 is clang's "errors reported"; anything else (a crash) stands.
+        if out.status.success() || (out.status.code() == Some(1) && errors == 0) {
+            Ok(())
+        } else {
+            Err(DriverError::Tool { cmd: self.program.clone(), status: out.status.code() })
+        }
+    }
+
     /// Starts the step without waiting, its stderr held until `Running::finish` (printed
     /// and not started, as `run`, with `-v` and `-###`).
     pub fn spawn_quiet(&self, o: &Options) -> Result<Running> {

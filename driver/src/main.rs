@@ -14,6 +14,7 @@ mod pragma;
 mod rewrite;
 mod stmt;
 mod tokenize;
+mod validate;
 
 use std::path::{Path, PathBuf};
 
@@ -73,7 +74,7 @@ struct Target<'a> {
 fn compile_c(o: &Options, src: &str, preprocessed: bool, scratch: &Path, index: usize, t: &Target) -> Result<()> {
     let st = stem(src);
     let ipp = if preprocessed {
-        compile::validate(o, src, "cpp-output").run(o)?;
+        compile::validate(o, src, "cpp-output").run_validation(o)?;
         if o.dry_run {
             Vec::new()
         } else {
@@ -109,7 +110,7 @@ fn validate_and_preprocess(o: &Options, src: &str, scratch: &Path, index: usize,
     let mut deps = flags::dep_flags(o, src);
     let dep_file = redirect_dep_file(&mut deps, &scratch.join(format!("{index}-{st}.d")));
     let preprocessing = compile::preprocess(o, src, "c", &deps, Some(&i_path)).spawn_quiet(o)?;
-    if let Err(e) = compile::validate(o, src, "c").run(o) {
+    if let Err(e) = compile::validate(o, src, "c").run_validation(o) {
         preprocessing.abandon();
         return Err(e);
     }

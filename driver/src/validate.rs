@@ -1,0 +1,110 @@
+//! Step 1's output, filtered: clang's OpenACC checks minus the one accc overrules.
+//!
+//! Clang 22 rejects a `float _Complex`/`double _Complex` variable in a `reduction` clause
+//! ("invalid type '_Complex double' used in OpenACC 'reduction' variable reference"), but
+//! OpenACC 3.3 §2.5.15 allows `+` and `*` on complex types and accc reduces them. The
+//! validation step's stderr is therefore captured and that diagnostic (with its notes)
+//! dropped; the pass still rejects other operators on complex types at the clause. Every
+//! other diagnostic is printed unchanged.
+
+/// Clang's message for a complex reduction variable (C's two complex types).
+fn is_complex_reduction_error(message: &str) -> bool {
+    message.contains(" error: invalid type '_Complex ")
+        && message.contains("' used in OpenACC 'reduction' variable reference")
+        && (message.contains("'_Complex float'") || message.contains("'_Complex double'"))
+}
+
+/// Whether `line` starts a diagnostic (`file:line:col: error: ...`, `note:`, `warning:`).
+fn diagnostic_kind(line: &str) -> Option<&'static str> {
+    let plain = strip_ansi(line);
+    ["error", "warning", "note", "fatal error"].into_iter().find(|k| plain.contains(&format!(": {k}: ")) && !plain.starts_with(' '))
+}
+
+fn strip_ansi(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            for d in chars.by_ref() {
+                if d.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Clang's stderr without the complex-reduction errors and their notes, and the number of
+/// errors left. The "N errors generated." line is rewritten (or dropped with none left).
+pub fn filter(stderr: &str) -> (String, usize) {
+    let mut out = String::new();
+    let mut dropping = false;
+    let mut errors = 0;
+    for line in stderr.split_inclusive('\n') {
+        let plain = strip_ansi(line);
+        if plain.trim_end().ends_with("generated.") && (plain.contains(" error") || plain.contains(" warning")) && !plain.starts_with(' ') && diagnostic_kind(line).is_none() {
+            // Summary lines: rebuilt below.
+            continue;
+        }
+        match diagnostic_kind(line) {
+            Some("error" | "fatal error") if is_complex_reduction_error(&plain) => dropping = true,
+            Some("note") if dropping => {}
+            Some(kind) => {
+                dropping = false;
+                errors += usize::from(kind == "error" || kind == "fatal error");
+            }
+            None => {}
+        }
+        if !dropping {
+            out.push_str(line);
+        }
+    }
+    if errors > 0 {
+        out.push_str(&format!("{errors} error{} generated.\n", if errors == 1 { "" } else { "s" }));
+    }
+    (out, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CLANG: &str = "r.c:4:41: error: variable of type 'double' referenced in OpenACC 'reduction' clause does not have a valid operation available
+    4 |   #pragma acc parallel loop reduction(&:s)
+      |                                         ^
+r.c:6:43: error: invalid type '_Complex double' used in OpenACC 'reduction' variable reference; type is not a scalar value, or array of scalars, or composite of scalars
+    6 |   #pragma acc parallel loop reduction(max:z)
+      |                                           ^
+r.c:6:43: note: OpenACC 'reduction' variable reference must be a scalar variable or a composite of scalars, or an array, sub-array, or element of scalar types
+r.c:9:3: warning: unused variable 'q'
+2 errors generated.
+";
+
+    #[test]
+    fn complex_reduction_errors_are_dropped_with_their_notes() {
+        let (out, errors) = filter(CLANG);
+        assert_eq!(errors, 1);
+        assert!(out.starts_with("r.c:4:41: error: variable of type 'double'"), "{out}");
+        assert!(!out.contains("_Complex") && !out.contains("note:"), "{out}");
+        assert!(out.contains("r.c:9:3: warning: unused variable 'q'\n1 error generated.\n"), "{out}");
+    }
+
+    #[test]
+    fn only_complex_errors_leave_nothing() {
+        let only = "t.c:2:9: error: invalid type '_Complex float' used in OpenACC 'reduction' variable reference; x\n    2 | x\n      | ^\nt.c:2:9: note: OpenACC 'reduction' variable reference must be\n1 error generated.\n";
+        assert_eq!(filter(only), (String::new(), 0));
+        // Warnings pass through untouched.
+        let w = "t.c:1:1: warning: w\n1 warning generated.\n";
+        assert_eq!(filter(w).1, 0);
+        assert!(filter(w).0.starts_with("t.c:1:1: warning: w\n"));
+    }
+
+    #[test]
+    fn colours_do_not_hide_a_diagnostic() {
+        let coloured = "\u{1b}[1mt.c:2:9: \u{1b}[0m\u{1b}[0;1;31merror: \u{1b}[0m\u{1b}[1minvalid type '_Complex double' used in OpenACC 'reduction' variable reference\u{1b}[0m\n";
+        assert_eq!(filter(coloured).1, 0);
+    }
+}
