@@ -14,8 +14,9 @@
  *   identity(T *out)                      *out = the operator's identity
  *   combine(T *acc, const T *v)           *acc = *acc OP *v
  *   worker(T *v, smem)                    over the vector lanes of the calling worker
- *                                         (vector_length a multiple of 32); every lane
- *                                         gets the result
+ *                                         (one warp: the runtime launches kernels that
+ *                                         use it with vector_length 32); every lane gets
+ *                                         the result, no barrier needed
  *   block(T *v, smem, lane0_only)         over every thread of the gang; with lane0_only
  *                                         only vector lane 0 of each worker contributes
  *                                         (the others hold copies of its value)
@@ -29,8 +30,7 @@
  * skip the lanes that do not exist), then one partial per warp in shared memory that one
  * warp reduces the same way (no transpose), then a broadcast. The shared buffer (`smem`,
  * SMEM_SLOTS slots of 16 bytes, one per kernel module) is reused by every reduction:
- * slots 0..31 per warp, 32+w per worker, BLOCK_SLOT for the gang, FLAG_SLOT for the
- * last-gang flag. Across gangs: per-gang partials in the runtime's scratch buffer
+ * slots 0..31 per warp, BLOCK_SLOT for the gang, FLAG_SLOT for the last-gang flag. Across gangs: per-gang partials in the runtime's scratch buffer
  * (docs/runtime-abi.md: counters first, then 16-byte slots per variable and gang), a
  * fence, a counter; the last gang reads them in a fixed order, so floating-point results
  * are the same from run to run for the same launch size. No atomics on the values. */
@@ -43,7 +43,6 @@
 #define SHARED __attribute__((address_space(3)))
 #define INLINE static inline __attribute__((always_inline))
 #define SLOT_BYTES 16
-#define WORKER_SLOT 32
 #define BLOCK_SLOT 48
 #define FLAG_SLOT 49
 #define SMEM_SLOTS 50
@@ -117,24 +116,11 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
   }                                                                                          \
   void __acc_red_identity_##OP##_##TY(T *out) { *out = id_##OP##_##TY(); }                  \
   void __acc_red_combine_##OP##_##TY(T *acc, const T *v) { *acc = op_##OP##_##TY(*acc, *v); } \
+  /* A worker is one warp (the runtime launches worker-syncing kernels so). */              \
   void __acc_red_worker_##OP##_##TY(T *v, SHARED char *smem) {                              \
-    int nv = (int)__acc_vector_length(), w = (int)__acc_worker_id();                        \
-    int t = (int)thread_in_gang(), lane = t & 31, warp = t >> 5;                            \
-    int warps = nv / 32, first = w * warps;                                                  \
-    T x = warp_##OP##_##TY(*v, lane, 32);                                                    \
-    if (warps <= 1) {                                                                        \
-      *v = shfl_idx_##TY(x, 0);                                                              \
-      return;                                                                                \
-    }                                                                                        \
-    if (lane == 0) SLOT(T, smem, warp) = x;                                                  \
-    __acc_sync_worker();                                                                     \
-    if (warp == first) {                                                                     \
-      T y = lane < warps ? SLOT(T, smem, first + lane) : id_##OP##_##TY();                   \
-      y = warp_##OP##_##TY(y, lane, 32);                                                     \
-      if (lane == 0) SLOT(T, smem, WORKER_SLOT + w) = y;                                     \
-    }                                                                                        \
-    __acc_sync_worker();                                                                     \
-    *v = SLOT(T, smem, WORKER_SLOT + w);                                                     \
+    (void)smem;                                                                              \
+    int lane = (int)thread_in_gang() & 31;                                                   \
+    *v = shfl_idx_##TY(warp_##OP##_##TY(*v, lane, 32), 0);                                   \
   }                                                                                          \
   void __acc_red_block_##OP##_##TY(T *v, SHARED char *smem, int lane0_only) {               \
     int n = (int)(__acc_vector_length() * __acc_num_workers());                             \

@@ -301,7 +301,10 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
     let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
-    let shape = default_shape(r.compute, &levels);
+    // A loop spread over the vector lanes (a lone gang or worker loop, mapping.rs) needs
+    // lanes in the default launch, or it runs on blocks of one thread per worker.
+    let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
+    let shape = default_shape(r.compute, &lanes);
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
     Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report })
 }

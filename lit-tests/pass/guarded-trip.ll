@@ -36,7 +36,8 @@ declare void @__acc_end(i32)
 ; HOST: %[[SAFE:[0-9]+]] = select i1 %[[BAD]], i32 1, i32 %k
 ; HOST: %[[Q:[0-9]+]] = sdiv i32 %n, %[[SAFE]]
 ; HOST: select i1 %[[Z]], i32 0, i32 %[[Q]]
-; HOST: call void @__accrt_launch(ptr @__acc_kernel.f_l2, i64 %{{[0-9]+}}, i64 1, i64 1, ptr %acc.args)
+; A lone gang loop is spread over vector lanes (mapping.rs), so the default launch has them.
+; HOST: call void @__accrt_launch(ptr @__acc_kernel.f_l2, i64 %{{[0-9]+}}, i64 1, i64 256, ptr %acc.args)
 ; HOST-LABEL: acc.host:
 
 ; The kernel divides only where the program does, under the test of k.

@@ -53,11 +53,12 @@ void broadcast(int n, int m, int *c, int *out) {
   }
 }
 
-// Vector-single code in a worker loop syncs only the worker's lanes: a named barrier
-// (1 + tid.y, ntid.x threads), never the block's barrier 0.
+// Vector-single code in a worker loop syncs only the worker's lanes, one warp (the runtime
+// launches such kernels with vector_length 32): a warp barrier, never the block's barrier 0
+// nor a named barrier whose id is in a register (ptxas would reserve all 16 barriers).
 // CHECK-LABEL: .entry worker_scope_l{{[0-9]+}}(
-// CHECK-NOT: bar.sync 0;
-// CHECK: bar.sync %r{{[0-9]+}}, %r{{[0-9]+}};
+// CHECK-NOT: bar.sync
+// CHECK: bar.warp.sync -1;
 // CHECK-NOT: bar.sync 0;
 // CHECK: ret;
 void worker_scope(int n, int w, int m, int *head, int *out) {

@@ -28,7 +28,8 @@ use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GA
 
 /// Threads per block the emulator runs at most (the GPU's limit).
 const EMULATOR_MAX_THREADS: u32 = 1024;
-/// Workers of a kernel that syncs workers: named barriers 1..15, 0 being the block's.
+/// Workers of a kernel that syncs workers: per-worker shared copies and broadcast slots
+/// come 16 to a kernel (privatize.rs, guard.rs).
 const MAX_SYNCING_WORKERS: u32 = 15;
 /// Gangs of an `ACCRT_KERNEL_CAP_GANGS` kernel on the emulator.
 pub const EMULATOR_GANG_CAP: u32 = 64;
@@ -68,16 +69,19 @@ pub fn requested(gangs: i64, workers: i64, vector: i64) -> Size {
 }
 
 /// What a kernel's code needs of its launch (`flags`): a kernel that synchronises the lanes
-/// of a worker gets a vector length that is a multiple of 32 (a worker never shares a warp)
-/// and at most 15 workers.
+/// of a worker gets workers of exactly one warp (vector length 32: its worker barrier is a
+/// warp barrier, runtime-ir/nvptx.ll) and at most 15 workers; the lanes a longer vector
+/// asked for become more workers, so the block keeps its size where it can. Kernels stride
+/// by the launch size, so the result does not change.
 pub fn adjust_for_kernel(req: Size, flags: u64) -> Size {
     if flags & ACCRT_KERNEL_WORKER_SYNC == 0 {
         return req;
     }
+    let warps_per_worker = req.vector.max(1).div_ceil(32);
     Size {
         gangs: req.gangs,
-        workers: req.workers.clamp(1, MAX_SYNCING_WORKERS),
-        vector: req.vector.max(1).div_ceil(32).saturating_mul(32),
+        workers: req.workers.max(1).saturating_mul(warps_per_worker).clamp(1, MAX_SYNCING_WORKERS),
+        vector: 32,
     }
 }
 
@@ -105,8 +109,14 @@ pub fn clamp(req: Size, max_threads: u32, max_grid: u32) -> Size {
 
 /// Gangs in one full wave of blocks of `block_threads` threads: `multiprocessors` times the
 /// blocks one multiprocessor holds by its thread limit (at least one).
+/// Resident blocks per multiprocessor on sm_80 and later.
+pub const MAX_BLOCKS_PER_MULTIPROCESSOR: u32 = 32;
+
 pub fn one_wave(multiprocessors: u32, max_threads_per_multiprocessor: u32, block_threads: u32) -> u32 {
-    let per_sm = (max_threads_per_multiprocessor / block_threads.max(1)).max(1);
+    // No more blocks than a multiprocessor holds at once (32 since sm_80; 16 before sm_75
+    // would only make a wave longer, not wrong): blocks of a few threads would otherwise
+    // ask for thousands of gangs whose partials the last gang reads alone.
+    let per_sm = (max_threads_per_multiprocessor / block_threads.max(1)).clamp(1, MAX_BLOCKS_PER_MULTIPROCESSOR);
     multiprocessors.max(1).saturating_mul(per_sm)
 }
 
@@ -301,10 +311,13 @@ mod tests {
     }
 
     #[test]
-    fn worker_sync_kernels_get_whole_warps_per_worker() {
+    fn worker_sync_kernels_get_one_warp_per_worker() {
         let f = ACCRT_KERNEL_WORKER_SYNC;
         assert_eq!(adjust_for_kernel(s(3, 4, 7), f), s(3, 4, 32));
-        assert_eq!(adjust_for_kernel(s(3, 40, 33), f), s(3, 15, 64));
+        assert_eq!(adjust_for_kernel(s(3, 40, 33), f), s(3, 15, 32));
+        // A longer vector becomes more workers of one warp each.
+        assert_eq!(adjust_for_kernel(s(3, 1, 256), f), s(3, 8, 32));
+        assert_eq!(adjust_for_kernel(s(3, 3, 40), f), s(3, 6, 32));
         assert_eq!(adjust_for_kernel(s(3, 40, 33), 0), s(3, 40, 33));
     }
 
@@ -317,6 +330,8 @@ mod tests {
         // A block larger than a multiprocessor's limit still gets one per multiprocessor.
         assert_eq!(one_wave(132, 1536, 2048), 132);
         assert_eq!(one_wave(0, 0, 0), 1);
+        // Blocks of one thread: at most 32 per multiprocessor are resident.
+        assert_eq!(one_wave(132, 2048, 1), 132 * 32);
         let f = ACCRT_KERNEL_CAP_GANGS;
         assert_eq!(cap_gangs(s(1024, 1, 128), f, 264), s(264, 1, 128));
         assert_eq!(cap_gangs(s(100, 1, 128), f, 264), s(100, 1, 128));

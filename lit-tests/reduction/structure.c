@@ -1,0 +1,74 @@
+// The shape of reductions (reduction.rs, runtime-ir/reduce.c): in the IR the pass leaves
+// (the emulator's copy of each kernel shows the calls before inlining), in the PTX, and in
+// the compile report. The PTX is assembled by ptxas.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %accc -O2 -emit-llvm -S %s -o %t/contract.ll
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t/contract.ll -S -o - | FileCheck %s --check-prefix=IR
+// RUN: ACCC_INFO=1 %accc -O2 -save-temps -c %s -o %t/structure.o 2>&1 | FileCheck %s --check-prefix=INFO
+// RUN: FileCheck %s --check-prefix=PTX < %t/structure.ptx
+// RUN: %ptxas -arch=sm_90 %t/structure.ptx -o %t/structure.cubin
+
+// A gang vector loop with the clause on the combined construct: a per-gang copy of `s`
+// that replaces the variable in the whole kernel, a private copy per thread for the loop,
+// the gang tree at the loop's end, and the last-gang combine into `s` itself before the
+// kernel returns.
+// IR-LABEL: define internal void @__accemu.kernel.gang_sum_l{{[0-9]+}}(i32 %n, ptr %a, ptr %s, ptr %acc.scratch)
+// IR: call void @__acc_red_identity_add_f64(ptr %s.gang.acc.vector)
+// IR: call void @__acc_red_identity_add_f64(ptr %s.red.acc.vector)
+// IR: for.body:
+// IR-NOT: ptr %s,
+// IR: call void @__acc_red_block_add_f64(ptr %s.red.acc.vector, ptr addrspace(3) @acc.red.smem, i32 0)
+// IR: call void @__acc_red_combine_add_f64(ptr %acc.red.cur.acc.vector, ptr %s.red.acc.vector)
+// IR: call void @__acc_red_gang_add_f64(ptr %s.gang.acc.vector, ptr %s, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem)
+// IR-NEXT: ret void
+//
+// INFO: structure.c:[[@LINE+13]]:9: parallel loop: kernel gang_sum_l{{[0-9]+}}
+// INFO: structure.c:[[@LINE+12]]:9: reduction(+:s) across gangs: per-gang partials, the last gang combines them in gang order
+// INFO: structure.c:[[@LINE+11]]:9: reduction(+:s) over gang worker vector: gang tree (warp shuffles, a partial per warp)
+//
+// PTX: .shared .align 16 .b8 acc_$_red_$_smem[800];
+// PTX-LABEL: .entry gang_sum_l{{[0-9]+}}(
+// PTX: shfl.sync.down.b32 {{.*}}, 16, 31,
+// PTX: shfl.sync.idx.b32
+// PTX: st.volatile.global.b64
+// PTX: atom.global.add.u32
+// PTX: ld.volatile.global.b64
+double gang_sum(int n, const double *a) {
+  double s = 0;
+#pragma acc parallel loop reduction(+:s) copyin(a[0:n])
+  for (int i = 0; i < n; i++) s += a[i];
+  return s;
+}
+
+// Worker loop around a vector loop, the clause written once on the worker loop (OpenUH's
+// placement): the vector loop gets its own copy and a worker tree (a named barrier per
+// worker), the worker loop a gang tree over lane 0 of each worker; nothing across gangs
+// (`mx` is private to each gang iteration).
+// IR-LABEL: define internal void @__accemu.kernel.row_max_l{{[0-9]+}}(
+// IR-DAG: call void @__acc_red_worker_max_i32(ptr %mx.red.acc.vector{{[0-9]*}}, ptr addrspace(3) @acc.red.smem)
+// IR-DAG: call void @__acc_red_block_max_i32(ptr %mx.red.acc.vector, ptr addrspace(3) @acc.red.smem, i32 1)
+// IR-NOT: __acc_red_gang
+// IR: ret void
+//
+// INFO: structure.c:[[@LINE+14]]:9: reduction(max:mx) over worker: gang tree over lane 0 of each worker
+// INFO: structure.c:[[@LINE+15]]:9: reduction(max:mx) over vector: worker tree (warp shuffles, a partial per warp, named barrier)
+//
+// A worker is one warp: the worker tree needs no barrier, and no barrier id lives in a
+// register (ptxas would reserve all 16 of the block's barriers).
+// PTX-LABEL: .entry row_max_l{{[0-9]+}}(
+// PTX: shfl.sync.down.b32
+// PTX-NOT: bar.sync {{%r[0-9]+}}
+// PTX-NOT: atom.global
+// PTX: ret;
+void row_max(int n, int m, const int *a, int *out) {
+#pragma acc parallel loop gang num_workers(4) vector_length(64) copyin(a[0:n*m]) copyout(out[0:n])
+  for (int i = 0; i < n; i++) {
+    int mx = -1;
+#pragma acc loop worker reduction(max:mx)
+    for (int k = 0; k < 4; k++) {
+#pragma acc loop vector
+      for (int j = 0; j < m; j++) mx = a[i * m + j] > mx ? a[i * m + j] : mx;
+    }
+    out[i] = mx;
+  }
+}
