@@ -8,23 +8,25 @@
  * through the device runtime interface (docs/device-runtime.md): ids, syncs and the two
  * warp shuffles; shared memory is address space 3.
  *
- * Every value goes through a pointer to the caller's private storage, so one signature
- * serves every type (complex ones included) and the calls inline to registers.
+ * Every value goes through a pointer, with a count of elements `n` (1 for a scalar, the
+ * section's length for an array reduction), so one signature serves every type (complex
+ * ones included) and every shape; with n = 1 the calls inline to registers.
  *
- *   identity(T *out)                      *out = the operator's identity
- *   combine(T *acc, const T *v)           *acc = *acc OP *v
- *   worker(T *v, smem)                    over the vector lanes of the calling worker
+ *   identity(T *out, n)                   out[e] = the operator's identity
+ *   combine(T *acc, const T *v, n)        acc[e] = acc[e] OP v[e]
+ *   worker(T *v, n, smem)                 over the vector lanes of the calling worker
  *                                         (one warp: the runtime launches kernels that
  *                                         use it with vector_length 32); every lane gets
  *                                         the result, no barrier needed
- *   block(T *v, smem, lane0_only)         over every thread of the gang; with lane0_only
+ *   block(T *v, n, smem, lane0_only)      over every thread of the gang; with lane0_only
  *                                         only vector lane 0 of each worker contributes
  *                                         (the others hold copies of its value)
- *   gang(const T *mine, T *dst, scratch, nvars, index, smem)
+ *   gang(const T *mine, T *dst, n, scratch, nvars, index, smem)
  *                                         at the kernel's end: this gang's value (the same
  *                                         on all its threads) joins the others; the last
  *                                         gang to finish combines all of them in gang order
- *                                         and then *dst, once
+ *                                         and then dst[e], once; `index` is the first of
+ *                                         the variable's n partial columns
  *
  * Trees: within a warp a shuffle-down tree (lane 0 ends with the total; partial warps
  * skip the lanes that do not exist), then one partial per warp in shared memory that one
@@ -114,24 +116,14 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
     }                                                                                        \
     return x;                                                                                \
   }                                                                                          \
-  void __acc_red_identity_##OP##_##TY(T *out) { *out = id_##OP##_##TY(); }                  \
-  void __acc_red_combine_##OP##_##TY(T *acc, const T *v) { *acc = op_##OP##_##TY(*acc, *v); } \
-  /* A worker is one warp (the runtime launches worker-syncing kernels so). */              \
-  void __acc_red_worker_##OP##_##TY(T *v, SHARED char *smem) {                              \
-    (void)smem;                                                                              \
-    int lane = (int)thread_in_gang() & 31;                                                   \
-    *v = shfl_idx_##TY(warp_##OP##_##TY(*v, lane, 32), 0);                                   \
-  }                                                                                          \
-  void __acc_red_block_##OP##_##TY(T *v, SHARED char *smem, int lane0_only) {               \
+  /* One element over the gang's threads; every thread gets the result. */                 \
+  INLINE T block1_##OP##_##TY(T x, SHARED char *smem, int lane0_only) {                    \
     int n = (int)(__acc_vector_length() * __acc_num_workers());                             \
     int t = (int)thread_in_gang(), lane = t & 31, warp = t >> 5;                            \
     int warps = (n + 31) / 32, active = n - 32 * warp < 32 ? n - 32 * warp : 32;            \
-    T x = lane0_only && __acc_vector_id() != 0 ? id_##OP##_##TY() : *v;                     \
+    if (lane0_only && __acc_vector_id() != 0) x = id_##OP##_##TY();                          \
     x = warp_##OP##_##TY(x, lane, active);                                                   \
-    if (warps == 1) {                                                                        \
-      *v = shfl_idx_##TY(x, 0);                                                              \
-      return;                                                                                \
-    }                                                                                        \
+    if (warps == 1) return shfl_idx_##TY(x, 0);                                              \
     if (lane == 0) SLOT(T, smem, warp) = x;                                                  \
     __acc_sync_gang();                                                                       \
     if (warp == 0) {                                                                         \
@@ -140,31 +132,54 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
       if (lane == 0) SLOT(T, smem, BLOCK_SLOT) = y;                                          \
     }                                                                                        \
     __acc_sync_gang();                                                                       \
-    *v = SLOT(T, smem, BLOCK_SLOT);                                                          \
+    return SLOT(T, smem, BLOCK_SLOT);                                                        \
   }                                                                                          \
-  void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, char *scratch, long long nvars,    \
-                                   long long index, SHARED char *smem) {                     \
+  void __acc_red_identity_##OP##_##TY(T *out, long long n) {                                 \
+    for (long long e = 0; e < n; e++) out[e] = id_##OP##_##TY();                             \
+  }                                                                                          \
+  void __acc_red_combine_##OP##_##TY(T *acc, const T *v, long long n) {                      \
+    for (long long e = 0; e < n; e++) acc[e] = op_##OP##_##TY(acc[e], v[e]);                 \
+  }                                                                                          \
+  /* A worker is one warp (the runtime launches worker-syncing kernels so): no barrier. */  \
+  void __acc_red_worker_##OP##_##TY(T *v, long long n, SHARED char *smem) {                  \
+    (void)smem;                                                                              \
+    int lane = (int)thread_in_gang() & 31;                                                   \
+    for (long long e = 0; e < n; e++) v[e] = shfl_idx_##TY(warp_##OP##_##TY(v[e], lane, 32), 0); \
+  }                                                                                          \
+  void __acc_red_block_##OP##_##TY(T *v, long long n, SHARED char *smem, int lane0_only) {   \
+    for (long long e = 0; e < n; e++) v[e] = block1_##OP##_##TY(v[e], smem, lane0_only);     \
+  }                                                                                          \
+  /* Partials of element e of gang g at slot (index + e) * gangs + g after the counters. */ \
+  void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, long long n, char *scratch,         \
+                                   long long nvars, long long index, SHARED char *smem) {    \
     long long g = __acc_gang_id(), ng = __acc_num_gangs();                                   \
-    long long t = thread_in_gang(), n = __acc_vector_length() * __acc_num_workers();         \
+    long long t = thread_in_gang(), nt = __acc_vector_length() * __acc_num_workers();        \
     unsigned *counter = (unsigned *)(scratch + 8 * index);                                   \
     char *partials = scratch + ((nvars * 8 + 255) / 256) * 256 + index * SLOT_BYTES * ng;   \
+    for (long long e = t; e < n; e += nt)                                                    \
+      *(volatile T *)(partials + SLOT_BYTES * (e * ng + g)) = mine[e];                       \
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);                                                 \
+    __acc_sync_gang();                                                                       \
     if (t == 0) {                                                                            \
-      *(volatile T *)(partials + SLOT_BYTES * g) = *mine;                                    \
-      __atomic_thread_fence(__ATOMIC_SEQ_CST);                                               \
       unsigned done = __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);                    \
-      SLOT(int, smem, FLAG_SLOT) = done + 1 == (unsigned)ng;                                 \
+      int last = done + 1 == (unsigned)ng;                                                   \
+      /* The other gangs' partials are read after this. */                                  \
+      if (last) __atomic_thread_fence(__ATOMIC_SEQ_CST);                                     \
+      SLOT(int, smem, FLAG_SLOT) = last;                                                     \
     }                                                                                        \
     __acc_sync_gang();                                                                       \
     int last = SLOT(int, smem, FLAG_SLOT);                                                   \
     __acc_sync_gang();                                                                       \
     if (!last) return;                                                                       \
-    T acc = id_##OP##_##TY();                                                                \
-    for (long long i = t; i < ng; i += n) acc = op_##OP##_##TY(acc, *(volatile T *)(partials + SLOT_BYTES * i)); \
-    __acc_red_block_##OP##_##TY(&acc, smem, 0);                                              \
-    if (t == 0) {                                                                            \
-      *dst = op_##OP##_##TY(*dst, acc);                                                      \
-      __atomic_store_n(counter, 0u, __ATOMIC_RELAXED);                                       \
+    for (long long e = 0; e < n; e++) {                                                      \
+      char *col = partials + SLOT_BYTES * e * ng;                                            \
+      T acc = id_##OP##_##TY();                                                              \
+      for (long long i = t; i < ng; i += nt)                                                 \
+        acc = op_##OP##_##TY(acc, *(volatile T *)(col + SLOT_BYTES * i));                   \
+      acc = block1_##OP##_##TY(acc, smem, 0);                                                \
+      if (t == 0) dst[e] = op_##OP##_##TY(dst[e], acc);                                      \
     }                                                                                        \
+    if (t == 0) __atomic_store_n(counter, 0u, __ATOMIC_RELAXED);                             \
   }
 
 #define ARITH(TY, T, LO, HI)                                                                 \

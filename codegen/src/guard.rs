@@ -245,7 +245,7 @@ fn groups_in_block<'ctx>(b: Block<'ctx>, differing: &HashSet<Value<'ctx>>) -> Ve
         if Some(i) == term {
             break;
         }
-        let immovable = i.is_phi() || i.is_alloca() || differing.contains(&i) || i.called_name().is_some_and(|n| n.starts_with("__acc_"));
+        let immovable = i.is_phi() || i.is_alloca() || differing.contains(&i) || (i.called_name().is_some_and(|n| n.starts_with("__acc_")) && !is_shared_combine(i));
         if immovable {
             out.extend(cur.take());
             continue;
@@ -269,11 +269,18 @@ pub fn touches_shared_state<'ctx>(i: Value<'ctx>) -> bool {
             if let Some(intrinsic) = name.strip_prefix("llvm.") {
                 ["memcpy", "memmove", "memset"].iter().any(|p| intrinsic.starts_with(p))
             } else {
-                !name.starts_with("__acc_")
+                !name.starts_with("__acc_") || is_shared_combine(i)
             }
         }
         _ => false,
     }
+}
+
+/// A reduction's combine into its variable (reduction.rs) when the variable is not the
+/// thread's own: a read-modify-write of memory the other lanes see, which lane 0 does alone
+/// like any store (a variable private to each thread is combined by every thread).
+fn is_shared_combine<'ctx>(i: Value<'ctx>) -> bool {
+    i.called_name().is_some_and(|n| n.starts_with(crate::reduction::COMBINE_PREFIX)) && !is_private(i.call_arg(0))
 }
 
 /// The pointer is into the thread's own private memory (an alloca).

@@ -79,6 +79,9 @@ impl<'ctx> Outlined<'ctx> {
 /// outlined before this one (their headers read what they capture).
 pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(DataKind, Var<'ctx>)], loops: &[Directive<'ctx>], earlier: &[Outlined<'ctx>]) -> Result<Outlined<'ctx>> {
     let ctx = m.context();
+    // A pointer section a reduction combines across gangs is `copy` (reduction.rs).
+    let implied = crate::reduction::with_implied_copies(d, loops, &FunctionCfg::new(d.function));
+    let d = &implied;
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));
     };

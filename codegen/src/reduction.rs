@@ -39,6 +39,9 @@ use acc_directives::{ReductionOp, ReductionType};
 use std::collections::{HashMap, HashSet};
 use std::hash::Hash;
 
+/// Prefix of the combine helpers, which guard.rs treats as a store to their first argument.
+pub const COMBINE_PREFIX: &str = "__acc_red_combine_";
+
 /// Name of the outlined function's last parameter when it has reductions.
 pub const SCRATCH_PARAM: &str = "acc.scratch";
 /// The shared-memory buffer every tree of a module uses (reduce.c: SMEM_SLOTS x 16 bytes).
@@ -88,6 +91,43 @@ pub struct Item<K> {
     pub op: ReductionOp,
     pub ty: ReductionType,
     pub text: String,
+    pub shape: Shape,
+}
+
+/// The elements a reduction item covers: `n` elements from `lo` (a scalar: one element,
+/// not an array).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    pub lo: u64,
+    pub n: u64,
+    pub array: bool,
+}
+
+impl Shape {
+    pub const SCALAR: Shape = Shape { lo: 0, n: 1, array: false };
+
+    /// From a clause item's constant operands (docs/ir-contract.md): a scalar `&v, 0, 1,
+    /// size`; a whole array `&a, 0, 1, k * size`; a section `a, lo, n, size`. None when the
+    /// bounds are not constants or do not fit the element type.
+    pub fn of(lower: Option<i64>, length: Option<i64>, elem_size: Option<i64>, ty_size: u64) -> Option<Shape> {
+        let (lo, len, size) = (u64::try_from(lower?).ok()?, u64::try_from(length?).ok()?, u64::try_from(elem_size?).ok()?);
+        if size == ty_size && lo == 0 && len == 1 {
+            return Some(Shape::SCALAR);
+        }
+        if size == ty_size && len >= 1 {
+            return Some(Shape { lo, n: len, array: true });
+        }
+        if lo == 0 && len == 1 && size > ty_size && size % ty_size == 0 {
+            return Some(Shape { lo: 0, n: size / ty_size, array: true });
+        }
+        None
+    }
+
+    /// Elements the private copy holds (from element 0, so that the program's indices
+    /// address it as they do the variable).
+    pub fn extent(self) -> u64 {
+        self.lo + self.n
+    }
 }
 
 /// What `propagate` needs to know about one loop directive (program order, parents first).
@@ -264,14 +304,15 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
         return Ok(Summary::default());
     }
+    let mut shapes: HashMap<Value, Shape> = HashMap::new();
     for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
-        check_scalar(r, loc)?;
+        shapes.insert(r.var.base, shape_of(r, loc)?);
     }
-    let item = |r: &Reduction<'ctx>| Item { key: strip(r.var.base), op: r.op, ty: r.ty, text: r.var.text.clone() };
+    let item = |r: &Reduction<'ctx>| Item { key: key_of(k, r.var.base), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
     let regions: Vec<Region> = loops.iter().map(|l| Region::new(l.begin, l.end)).collect();
     let construct_items: Vec<Item<Value>> = dedup(construct.iter().map(item).collect());
     let mut keys: Vec<Value> = construct_items.iter().map(|i| i.key).collect();
-    keys.extend(loops.iter().flat_map(|l| l.items.iter().map(|r| strip(r.var.base))));
+    keys.extend(loops.iter().flat_map(|l| l.items.iter().map(|r| key_of(k, r.var.base))));
     let nodes: Vec<LoopNode<Value>> = loops
         .iter()
         .zip(&regions)
@@ -290,9 +331,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let entry = k.entry_block();
     // Every copy is the thread's own: the suffix tells privatize.rs not to share a complex
     // (aggregate) one between lanes as it would a private array used across loop levels.
+    // Names are made unique here: LLVM would append a number after the suffix.
+    let made = std::cell::Cell::new(0u32);
     let alloca = |ty: Type<'ctx>, name: &str| {
         b.position_before(entry.first_instruction().expect("the entry block has a terminator"));
-        b.alloca(ty, &format!("{name}{}", crate::privatize::VECTOR_SUFFIX))
+        made.set(made.get() + 1);
+        b.alloca(ty, &format!("{name}{}{}", made.get(), crate::privatize::VECTOR_SUFFIX))
     };
     let helper = |kind: &str, op: ReductionOp, ty: ReductionType| {
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
@@ -319,21 +363,24 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     if !gang.is_empty() {
         let scratch = k.params().into_iter().last().filter(|p| p.name() == SCRATCH_PARAM).ok_or_else(|| AccError::internal("a kernel with reductions lacks its scratch parameter"))?;
         let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
-        let nvars = ctx.i64().const_int(gang.len() as u64);
-        for (index, g) in gang.iter().enumerate() {
-            let copy = alloca(ir_type(m, g.ty), &format!("{}.gang", g.text));
+        let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.n).sum());
+        let mut index = 0;
+        for g in &gang {
+            let copy = alloca(copy_type(m, g), &format!("{}.gang", g.text));
             g.key.replace_uses_where(copy, |u| u.is_instruction() && u.parent_function() == k);
+            let n = ctx.i64().const_int(g.shape.n);
             // Right after the slot: before any loop's begin (a combined construct's loop
             // begins in the entry block), so that no loop takes this call for its own.
             b.position_before(copy.next_instruction().expect("an alloca is followed by the block's terminator at least"));
-            b.call(helper("identity", g.op, g.ty)?, &[copy], "");
+            b.call(helper("identity", g.op, g.ty)?, &[at(&b, copy, g), n], "");
             b.position_before(ret.terminator().expect("acc.ret returns"));
-            let idx = ctx.i64().const_int(index as u64);
-            b.call(helper("gang", g.op, g.ty)?, &[copy, g.key, scratch, nvars, idx, smem], "");
+            let idx = ctx.i64().const_int(index);
+            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem], "");
+            index += g.shape.n;
             base.insert(g.key, copy);
             summary.report.push(format!("{}: reduction({}:{}) across gangs: per-gang partials, the last gang combines them in gang order", construct_loc, g.op.symbol(), g.text));
         }
-        summary.gang_vars = gang.len() as u64;
+        summary.gang_vars = index;
     }
 
     // Per loop: the private copy, the tree, the combine into the enclosing copy.
@@ -344,30 +391,27 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         }
         for it in items {
             let outer = enclosing_copy(i, it.key, loops, &copies).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
-            let ty = ir_type(m, it.ty);
-            let red = alloca(ty, &format!("{}.red", it.text));
-            let cur = alloca(ty, "acc.red.cur");
+            let red = alloca(copy_type(m, it), &format!("{}.red", it.text));
             let reg = &regions[i];
             outer.replace_uses_where(red, |u| reg.contains(u));
+            let n = ctx.i64().const_int(it.shape.n);
             b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
-            b.call(helper("identity", it.op, it.ty)?, &[red], "");
+            b.call(helper("identity", it.op, it.ty)?, &[at(&b, red, it), n], "");
             b.position_before(l.end);
             let within = within_gang(l.levels);
             match within {
                 Within::Nothing => {}
                 Within::Worker => {
-                    b.call(helper("worker", it.op, it.ty)?, &[red, smem], "");
+                    b.call(helper("worker", it.op, it.ty)?, &[at(&b, red, it), n, smem], "");
                     summary.worker_sync = true;
                 }
                 Within::Gang { lane0_only } => {
-                    b.call(helper("block", it.op, it.ty)?, &[red, smem, ctx.i32().const_int(lane0_only as u64)], "");
+                    b.call(helper("block", it.op, it.ty)?, &[at(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
                 }
             }
-            let v = b.load(ty, outer, "");
-            b.store(v, cur);
-            b.call(helper("combine", it.op, it.ty)?, &[cur, red], "");
-            let w = b.load(ty, cur, "");
-            b.store(w, outer);
+            // Into the copy around the loop: every thread into its own, lane 0 alone into one
+            // the lanes share (guard.rs treats this call as the store it is).
+            b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
             copies[i].insert(it.key, red);
             summary.report.push(format!("{}: reduction({}:{}) over {}: {}", l.loc, it.op.symbol(), it.text, l.levels.describe(), within.describe()));
         }
@@ -397,16 +441,64 @@ fn dedup<K: PartialEq>(items: Vec<Item<K>>) -> Vec<Item<K>> {
     out
 }
 
-/// Only whole scalar variables for now.
-fn check_scalar(r: &Reduction<'_>, loc: &Loc) -> Result<()> {
-    let one = |v: Value<'_>, n: i64| v.const_int_value() == Some(n);
-    if !(one(r.var.lower, 0) && one(r.var.length, 1)) {
-        return Err(AccError::unsupported(loc, format!("the array reduction '{}'", r.var.text)));
+/// The item's elements; array reductions need constant bounds (the private copies live in
+/// registers or the thread's stack).
+fn shape_of(r: &Reduction<'_>, loc: &Loc) -> Result<Shape> {
+    let v = &r.var;
+    Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size())
+        .ok_or_else(|| AccError::unsupported(loc, format!("the array reduction '{}' without constant bounds", v.text)))
+}
+
+/// The value that stands for the variable in the kernel: its storage (an alloca or a
+/// pointer parameter), or, for a section of a pointer variable (`p[0:n]` with `int *p`),
+/// the pointer: every load of the variable's slot becomes one load at the kernel's entry,
+/// since the slot is only set there (a captured pointer is never reassigned in the region).
+fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
+    use crate::ir::Opcode;
+    let is = |v: &Value<'ctx>, op: Opcode| v.opcode() == Some(op);
+    let v = strip(base);
+    if !is(&v, Opcode::LLVMLoad) || !v.ty().is_ptr() {
+        return v;
     }
-    if !one(r.var.elem_size, r.ty.size() as i64) {
-        return Err(AccError::unsupported(loc, format!("a reduction on the whole array or struct '{}'", r.var.text)));
+    let slot = strip(v.operand(0));
+    let entry = k.entry_block();
+    if !slot.is_alloca() || slot.parent_block() != entry {
+        return v;
     }
-    Ok(())
+    let users = slot.users();
+    let stores: Vec<Value> = users.iter().copied().filter(|u| is(u, Opcode::LLVMStore)).collect();
+    if stores.iter().any(|s| s.parent_block() != entry || s.operand(1) != slot) {
+        return v;
+    }
+    if let Some(one) = users.iter().find(|u| is(u, Opcode::LLVMLoad) && u.name().ends_with(".acc.red.ptr")) {
+        return *one;
+    }
+    let b = k.context().builder();
+    b.position_before(entry.terminator().expect("the entry block has a terminator"));
+    let one = b.load(v.ty(), slot, &format!("{}.acc.red.ptr", slot.name()));
+    for l in users.into_iter().filter(|u| is(u, Opcode::LLVMLoad) && u.ty().is_ptr()) {
+        l.replace_all_uses_with(one);
+    }
+    one
+}
+
+/// The private copy's type: the element, or an array up to the section's end.
+fn copy_type<'ctx, K>(m: Module<'ctx>, it: &Item<K>) -> Type<'ctx> {
+    let t = ir_type(m, it.ty);
+    if it.shape.array {
+        m.context().array_type(t, it.shape.extent())
+    } else {
+        t
+    }
+}
+
+/// The address of the item's first element in storage `p`.
+fn at<'ctx, K>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<K>) -> Value<'ctx> {
+    if it.shape.lo == 0 {
+        return p;
+    }
+    let ctx = p.context();
+    b.gep_bytes(ctx, p, ctx.i64().const_int(it.shape.lo * it.ty.size()))
 }
 
 /// The module's shared buffer for the trees (one instance per gang on the GPU).
@@ -423,14 +515,14 @@ fn shared_buffer<'ctx>(m: Module<'ctx>) -> Value<'ctx> {
     g
 }
 
-/// The variables of `region`'s reductions that are combined across gangs: named on the
-/// construct, or on a loop that gets the gang level. Decided on the host function before
-/// outlining (capture.rs makes them `copy`), with the same level assignment the kernel gets.
-pub fn gang_level_variables<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> HashSet<Value<'ctx>> {
+/// The reduction items of `region` that are combined across gangs: named on the construct,
+/// or on a loop that gets the gang level. Decided on the host function before outlining
+/// (capture.rs makes their variables `copy`), with the same level assignment the kernel gets.
+pub fn gang_level_items<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> Vec<Reduction<'ctx>> {
     use crate::contract::{Clause, DirectiveKind};
     use crate::device::LoopSource;
-    let reductions = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(r) = c { Some(strip(r.var.base)) } else { None }).collect() };
-    let mut out: HashSet<Value> = reductions(&region.clauses).into_iter().collect();
+    let reductions = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(r) = c { Some(r.clone()) } else { None }).collect() };
+    let mut out = reductions(&region.clauses);
     let DirectiveKind::Compute { kind, combined_loop } = region.kind else { return out };
     let mut all: Vec<LoopSource> = Vec::new();
     if combined_loop {
@@ -448,12 +540,32 @@ pub fn gang_level_variables<'ctx>(region: &crate::contract::Directive<'ctx>, loo
     out
 }
 
+/// The variables (storage) of `gang_level_items`.
+pub fn gang_level_variables<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> HashSet<Value<'ctx>> {
+    gang_level_items(region, loops, cfg).iter().map(|r| strip(r.var.base)).collect()
+}
+
+/// `region` with a `copy` clause for each section of a pointer that a reduction combines
+/// across gangs (`reduction(+:h[0:n])` with `long *h`): the result must reach the array, and
+/// OpenACC gives such a section a `copy` (present or copy) on the construct.
+pub fn with_implied_copies<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> crate::contract::Directive<'ctx> {
+    use crate::contract::{Clause, DataKind};
+    let mut d = region.clone();
+    for r in gang_level_items(region, loops, cfg) {
+        let storage = strip(r.var.base);
+        if !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument() {
+            d.clauses.push(Clause::Data(DataKind::Copy, r.var.clone()));
+        }
+    }
+    d
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn item(key: u32, op: ReductionOp) -> Item<u32> {
-        Item { key, op, ty: ReductionType::I32, text: format!("v{key}") }
+        Item { key, op, ty: ReductionType::I32, text: format!("v{key}"), shape: Shape::SCALAR }
     }
 
     fn node(explicit: Vec<Item<u32>>, parent: Option<usize>, uses: &[u32]) -> LoopNode<u32> {
@@ -509,6 +621,21 @@ mod tests {
         let (at, msg) = propagate(&[], &loops).unwrap_err();
         assert_eq!(at, 1);
         assert!(msg.contains("'*' here but with '+'"), "{msg}");
+    }
+
+    #[test]
+    fn shapes_of_clause_items() {
+        assert_eq!(Shape::of(Some(0), Some(1), Some(4), 4), Some(Shape::SCALAR));
+        // hist[0:64] of int, h[8:16], a whole double w[8].
+        assert_eq!(Shape::of(Some(0), Some(64), Some(4), 4), Some(Shape { lo: 0, n: 64, array: true }));
+        assert_eq!(Shape::of(Some(8), Some(16), Some(4), 4).map(|s| s.extent()), Some(24));
+        assert_eq!(Shape::of(Some(0), Some(1), Some(64), 8), Some(Shape { lo: 0, n: 8, array: true }));
+        // A one-element section is an array of one.
+        assert_eq!(Shape::of(Some(3), Some(1), Some(4), 4), Some(Shape { lo: 3, n: 1, array: true }));
+        // Not constant, empty, or not made of the element type.
+        assert_eq!(Shape::of(None, Some(4), Some(4), 4), None);
+        assert_eq!(Shape::of(Some(0), Some(0), Some(4), 4), None);
+        assert_eq!(Shape::of(Some(0), Some(1), Some(6), 4), None);
     }
 
     #[test]

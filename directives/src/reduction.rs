@@ -137,10 +137,13 @@ impl ReductionType {
         Self::ALL.into_iter().find(|t| t.code() == code)
     }
 
-    /// A C expression (`long long`) giving the code of `element`'s type, 0 for any other.
-    pub fn generic_selection(element: &str) -> String {
-        let arms: Vec<String> = C_TYPES.iter().map(|(c, t)| format!("{c}: {}", t.code())).collect();
-        format!("(long long)_Generic(({element}), {}, default: 0)", arms.join(", "))
+    /// A C expression (`long long`) giving the code of the element type of `item` (an
+    /// lvalue: a scalar, a whole one-dimensional array, or an array section's first element),
+    /// 0 for any other. It selects on `&(item)`: `T *` for a scalar, `T (*)[]` (compatible
+    /// with every `T (*)[N]`) for an array, so neither promotion nor array decay hides the type.
+    pub fn generic_selection(item: &str) -> String {
+        let arms: Vec<String> = C_TYPES.iter().map(|(c, t)| format!("{c} *: {0}, {c} (*)[]: {0}", t.code())).collect();
+        format!("(long long)_Generic(&({item}), {}, default: 0)", arms.join(", "))
     }
 
     /// The device helpers' name for the type (`i32`, `u64`, `f64`, `c32`, `bool`).
@@ -218,8 +221,8 @@ mod tests {
     #[test]
     fn generic_selection_names_every_type() {
         let s = ReductionType::generic_selection("x");
-        assert!(s.starts_with("(long long)_Generic((x), char: 1, "), "{s}");
-        assert!(s.contains("unsigned long long: 8") && s.contains("double _Complex: 12") && s.ends_with("default: 0)"), "{s}");
+        assert!(s.starts_with("(long long)_Generic(&(x), char *: 1, char (*)[]: 1, "), "{s}");
+        assert!(s.contains("unsigned long long *: 8") && s.contains("double _Complex (*)[]: 12") && s.ends_with("default: 0)"), "{s}");
     }
 
     #[test]

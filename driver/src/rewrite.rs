@@ -561,12 +561,24 @@ mod tests {
     }
 
     #[test]
+    fn reductions_carry_operator_type_code_and_item() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(max: a, b[2:3]) reduction(&&:ok)\nfor(;;);\n";
+        let r = rw(ipp, None).unwrap();
+        let t = String::from_utf8_lossy(&r.text).into_owned();
+        assert!(t.contains("__acc_clause(1, \"reduction\", \"max\", (long long)_Generic(&(a), char *: 1"), "{t}");
+        assert!(t.contains(", (void*)&(a), 0LL, 1LL, (long long)sizeof(a), \"a\");"), "{t}");
+        assert!(t.contains("_Generic(&((b)[0]), ") && t.contains(", (void*)(b), (long long)(2), (long long)(3), (long long)sizeof((b)[0]), \"b[2:3]\");"), "{t}");
+        assert!(t.contains("\"reduction\", \"&&\", "), "{t}");
+        let bad = rw("# 1 \"t.c\"\n#pragma acc parallel loop reduction(-:s)\nfor(;;);\n", None).unwrap_err();
+        assert_eq!(bad[0].to_string(), "t.c:1:27: error: unknown reduction operator '-' (expected + * max min & | ^ && ||)");
+    }
+
+    #[test]
     fn all_rejections_reported() {
         let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc host_data use_device(p)\n{}\n#pragma acc wait\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc declare create(g)\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:27: error: OpenACC 'reduction' is not supported yet",
             "t.c:1:42: error: OpenACC 'async' is not supported yet",
             "t.c:1:48: error: OpenACC 'gang(...)' is not supported yet",
             "t.c:1:60: error: OpenACC 'tile' is not supported yet",

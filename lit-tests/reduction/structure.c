@@ -13,13 +13,13 @@
 // the gang tree at the loop's end, and the last-gang combine into `s` itself before the
 // kernel returns.
 // IR-LABEL: define internal void @__accemu.kernel.gang_sum_l{{[0-9]+}}(i32 %n, ptr %a, ptr %s, ptr %acc.scratch)
-// IR: call void @__acc_red_identity_add_f64(ptr %s.gang.acc.vector)
-// IR: call void @__acc_red_identity_add_f64(ptr %s.red.acc.vector)
+// IR: call void @__acc_red_identity_add_f64(ptr %[[GANG:s.gang[0-9]+.acc.vector]], i64 1)
+// IR: call void @__acc_red_identity_add_f64(ptr %[[RED:s.red[0-9]+.acc.vector]], i64 1)
 // IR: for.body:
 // IR-NOT: ptr %s,
-// IR: call void @__acc_red_block_add_f64(ptr %s.red.acc.vector, ptr addrspace(3) @acc.red.smem, i32 0)
-// IR: call void @__acc_red_combine_add_f64(ptr %acc.red.cur.acc.vector, ptr %s.red.acc.vector)
-// IR: call void @__acc_red_gang_add_f64(ptr %s.gang.acc.vector, ptr %s, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem)
+// IR: call void @__acc_red_block_add_f64(ptr %[[RED]], i64 1, ptr addrspace(3) @acc.red.smem, i32 0)
+// IR: call void @__acc_red_combine_add_f64(ptr %[[GANG]], ptr %[[RED]], i64 1)
+// IR: call void @__acc_red_gang_add_f64(ptr %[[GANG]], ptr %s, i64 1, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem)
 // IR-NEXT: ret void
 //
 // INFO: structure.c:[[@LINE+13]]:9: parallel loop: kernel gang_sum_l{{[0-9]+}}
@@ -45,8 +45,8 @@ double gang_sum(int n, const double *a) {
 // worker), the worker loop a gang tree over lane 0 of each worker; nothing across gangs
 // (`mx` is private to each gang iteration).
 // IR-LABEL: define internal void @__accemu.kernel.row_max_l{{[0-9]+}}(
-// IR-DAG: call void @__acc_red_worker_max_i32(ptr %mx.red.acc.vector{{[0-9]*}}, ptr addrspace(3) @acc.red.smem)
-// IR-DAG: call void @__acc_red_block_max_i32(ptr %mx.red.acc.vector, ptr addrspace(3) @acc.red.smem, i32 1)
+// IR-DAG: call void @__acc_red_worker_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem)
+// IR-DAG: call void @__acc_red_block_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem, i32 1)
 // IR-NOT: __acc_red_gang
 // IR: ret void
 //

@@ -52,6 +52,33 @@ static void run(const int *k, const int *v, int n) {
     w[(i + 2) % 5] -= 1;
   }
   for (int j = 0; j < 5; j++) CHECK(w[j] == ww[j], "whole array w n=%d [%d]: got %d, want %d", n, j, w[j], ww[j]);
+
+  /* Nested: the clause on the gang loop, the array updated in an inner vector loop (each
+   * level keeps its own copy of the array: lanes must not share one), and a pointer
+   * section that no data clause maps (the reduction implies copy). */
+  double dm[5], dmw[5];
+  long *p = e2e_alloc(sizeof(long) * 12), pw[12];
+  for (int j = 0; j < 5; j++) dm[j] = dmw[j] = -1;
+  for (int j = 0; j < 12; j++) p[j] = pw[j] = j;
+  int rows = n / 7;
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < 7; j++) {
+      int x = k[i * 7 + j];
+      if (x > dmw[(i + j) % 5]) dmw[(i + j) % 5] = x;
+      pw[x % 12] += 1;
+    }
+#pragma acc parallel loop gang num_gangs(5) reduction(max:dm) reduction(+:p[0:12]) copyin(k[0:n])
+  for (int i = 0; i < rows; i++) {
+#pragma acc loop vector
+    for (int j = 0; j < 7; j++) {
+      int x = k[i * 7 + j];
+      if (x > dm[(i + j) % 5]) dm[(i + j) % 5] = x;
+      p[x % 12] += 1;
+    }
+  }
+  for (int j = 0; j < 5; j++) CHECK(dm[j] == dmw[j], "nested max dm n=%d [%d]: got %g, want %g", n, j, dm[j], dmw[j]);
+  for (int j = 0; j < 12; j++) CHECK(p[j] == pw[j], "nested pointer section n=%d [%d]: got %ld, want %ld", n, j, p[j], pw[j]);
+  free(p);
 }
 
 int main(void) {
