@@ -5,7 +5,8 @@
 //! (same name as the outlined host function) and, per kernel, a `KernelPlan` telling the
 //! host stub the launch shape and how to size the grid. Works on a clone of the host module
 //! (`LLVMCloneModule`), so the host module is not touched here. Side effects outside
-//! partitioned loops are made single-lane by `guard`. Does not synthesise reductions yet.
+//! partitioned loops are made single-lane by `guard`; reductions get private copies, trees
+//! and the last-gang combine (`reduction`, before SSA construction).
 
 use crate::contract::{self, Clause, Directive, DirectiveKind};
 use crate::error::{AccError, Loc, Result};
@@ -46,7 +47,7 @@ pub struct KernelPlan {
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
-/// launches it with a vector length that is a multiple of 32 and at most 15 workers.
+/// launches it with workers of one warp (vector length 32) and at most 15 workers.
 pub const FLAG_WORKER_SYNC: u64 = 1;
 /// `accrt_kernel.flags` bit: the runtime may lower the gang count to one wave.
 pub const FLAG_CAP_GANGS: u64 = 2;

@@ -40,7 +40,7 @@ use crate::outline::strip;
 use std::collections::{BTreeSet, HashSet};
 
 /// Number of broadcast slots per value in vector-single mode: the runtime launches kernels
-/// that sync workers with at most 15 workers (named barriers 1..15).
+/// that sync workers with at most 15 workers.
 const WORKER_SLOTS: u64 = 16;
 
 /// Who executes a block.

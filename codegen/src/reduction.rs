@@ -77,7 +77,7 @@ impl Within {
     pub fn describe(self) -> &'static str {
         match self {
             Within::Nothing => "no tree",
-            Within::Worker => "worker tree (warp shuffles, a partial per warp, named barrier)",
+            Within::Worker => "worker tree (warp shuffles: a worker is one warp)",
             Within::Gang { lane0_only: false } => "gang tree (warp shuffles, a partial per warp)",
             Within::Gang { lane0_only: true } => "gang tree over lane 0 of each worker",
         }

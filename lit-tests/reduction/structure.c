@@ -51,7 +51,7 @@ double gang_sum(int n, const double *a) {
 // IR: ret void
 //
 // INFO: structure.c:[[@LINE+14]]:9: reduction(max:mx) over worker: gang tree over lane 0 of each worker
-// INFO: structure.c:[[@LINE+15]]:9: reduction(max:mx) over vector: worker tree (warp shuffles, a partial per warp, named barrier)
+// INFO: structure.c:[[@LINE+15]]:9: reduction(max:mx) over vector: worker tree (warp shuffles: a worker is one warp)
 //
 // A worker is one warp: the worker tree needs no barrier, and no barrier id lives in a
 // register (ptxas would reserve all 16 of the block's barriers).

@@ -28,8 +28,8 @@ typedef struct accrt_kernel {
 } accrt_kernel;
 
 /* accrt_kernel.flags: the kernel synchronises the lanes of a worker (or keeps per-worker
- * arrays): it is launched with a vector length rounded up to a multiple of 32 and at most
- * 15 workers (docs/device-runtime.md). */
+ * arrays): it is launched with workers of one warp (vector length 32; a longer vector's lanes
+ * become more workers) and at most 15 workers (docs/device-runtime.md). */
 #define ACCRT_KERNEL_WORKER_SYNC 1u
 /* accrt_kernel.flags: gang-level reductions without num_gangs: the runtime caps the gangs
  * to one wave (GPU) or 64 (emulator). */

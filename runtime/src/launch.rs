@@ -6,7 +6,7 @@
 //! `__accrt_check_launch_size`); a requested value <= 0 here is the compiler's "no clause"
 //! and takes the default (1024 gangs, 1 worker, vector 128; the
 //! compiler always passes its own defaults for workers and vector). A kernel flagged
-//! `ACCRT_KERNEL_WORKER_SYNC` first gets whole warps per worker and at most 15 workers
+//! `ACCRT_KERNEL_WORKER_SYNC` first gets workers of one warp and at most 15 workers
 //! (`adjust_for_kernel`). The block (vector x workers) is then clamped to the kernel's max threads per block,
 //! reducing workers first, then vector (kept a multiple of 32 when it was >= 32), never
 //! below 1; the grid is clamped to [1, device max grid x]. Kernels stride by the actual
