@@ -322,11 +322,22 @@ fn reductions<'ctx>(
     combined: (Option<Value<'ctx>>, Option<Value<'ctx>>),
 ) -> Result<crate::reduction::Summary> {
     use crate::contract::Reduction;
-    // The construct's clauses name host values: find what they became in the kernel.
+    // The construct's clauses name host values: find what they became in the kernel. A
+    // variable the region does not use was not captured: its reduction changes nothing.
+    // A section of a pointer variable (`p[0:n]`) names the pointer loaded from it: the
+    // kernel loads it from what the variable became (reduction.rs makes one load of it).
     let in_kernel = |x: &Reduction<'ctx>| -> Option<Reduction<'ctx>> {
-        let v = r.value_in(k, crate::outline::strip(x.var.base))?;
+        let host = crate::outline::strip(x.var.base);
         let mut y = x.clone();
-        y.var.base = v;
+        if let Some(v) = r.value_in(k, host) {
+            y.var.base = v;
+            return Some(y);
+        }
+        let slot = (host.opcode() == Some(crate::ir::Opcode::LLVMLoad)).then(|| crate::outline::strip(host.operand(0)))?;
+        let v = r.value_in(k, slot)?;
+        let b = dev.context().builder();
+        b.position_before(k.entry_block().terminator().expect("the entry block has a terminator"));
+        y.var.base = b.load(host.ty(), v, &format!("{}.acc.red.base", slot.name()));
         Some(y)
     };
     let of = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(x) = c { Some(x.clone()) } else { None }).collect() };
