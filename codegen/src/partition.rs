@@ -19,10 +19,6 @@ use std::collections::{HashMap, HashSet};
 use crate::loops::{analyse, emit_trip_count, find_bound_loop, hoist_trip_inputs, CountedLoop, LoopShape};
 use crate::mapping::Levels;
 
-/// Copies of a partitioned loop's body the unroller is asked for (only innermost loops are
-/// unrolled; a remainder loop takes the rest of the trips).
-const UNROLL: u32 = 4;
-
 /// One loop directive of a kernel with its decided schedule.
 #[derive(Clone, Debug)]
 pub struct LoopPlan<'ctx> {
@@ -58,13 +54,7 @@ pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[Loo
             }
         }
         headers.push((nest[0].header, p.levels));
-        // Only a loop with no loop inside is unrolled (the unroller warns about others).
-        let collapsed: HashSet<Block> = nest.iter().map(|l| l.header).collect();
-        let innermost = !cfg.loops().iter().any(|l| {
-            let h = cfg.blocks[l.header];
-            !collapsed.contains(&h) && outer_blocks.contains(&h)
-        });
-        let total = rewrite_nest(m, &nest, p.levels, &p.loc, innermost)?;
+        let total = rewrite_nest(m, &nest, p.levels, &p.loc)?;
         if gang_trip.is_none() && p.levels.gang {
             gang_trip = Some((total, p.levels));
         }
@@ -188,7 +178,7 @@ fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels) 
 
 /// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
 /// outermost preheader).
-fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc, innermost: bool) -> Result<Value<'ctx>> {
+fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let i64t = ctx.i64();
     let outer = &nest[0];
@@ -207,14 +197,8 @@ fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Level
     let k = b.phi(i64t, "acc.k");
     k.add_incoming(id, outer.preheader);
     b.position_before(outer.latch.terminator().expect("latch has a terminator"));
-    // k never wraps (k < total <= 2^63 before the step), which lets LLVM count the trips
-    // and unroll: a few iterations' loads in flight at once per thread, where one at a time
-    // leaves a memory-bound loop short of bandwidth (a max reduction, a dot product).
-    let next = b.nuw_add(k, count);
+    let next = b.add(k, count);
     k.add_incoming(next, outer.latch);
-    if innermost {
-        outer.latch.terminator().expect("latch has a terminator").set_loop_unroll_count(UNROLL);
-    }
     let term = outer.header.terminator().expect("header has a terminator");
     b.position_before(term);
     let pred = if outer.body_succ == 0 { IntPred::LLVMIntSLT } else { IntPred::LLVMIntSGE };

@@ -45,7 +45,6 @@ impl<'ctx> Builder<'ctx> {
         }
     }
     int_binop!(add, build_int_add);
-    int_binop!(nuw_add, build_int_nuw_add);
     int_binop!(sub, build_int_sub);
     int_binop!(mul, build_int_mul);
     int_binop!(sdiv, build_int_signed_div);
