@@ -162,8 +162,7 @@ impl RTy {
 
     fn lit(self, v: i64, half: bool) -> String {
         match self {
-            RTy::Float => format!("{}{v}.{}f", if v < 0 { "-" } else { "" }, if half { 5 } else { 0 })
-                .replace("--", "-"),
+            RTy::Float => format!("{v}.{}f", if half { 5 } else { 0 }),
             RTy::Double => format!("{v}.{}", if half { 5 } else { 0 }),
             _ => v.to_string(),
         }
@@ -263,7 +262,7 @@ impl Gen<'_> {
         let dests: Vec<usize> = (0..self.arrays.len())
             .filter(|&a| cx.arrays[a].writable && cx.arrays[a].arr.dims[0] == Ext::I)
             .collect();
-        let gang_local = pos == Pos::Combined && nest && !dests.is_empty() && self.rng.chance(35);
+        let gang_local = pos != Pos::Serial && nest && !dests.is_empty() && self.rng.chance(35);
         // The nest's levels.
         let mut levels = Vec::new();
         let inner_ext = |g: &mut Gen| *g.rng.pick(&[Ext::J, Ext::J, Ext::K, Ext::P]);
@@ -322,7 +321,7 @@ impl Gen<'_> {
                     ext: Ext::I,
                     dir: "independent".into(),
                 });
-                if nest && self.rng.chance(40) {
+                if nest && (gang_local || self.rng.chance(40)) {
                     let ext = inner_ext(self);
                     levels.push(Level {
                         ext,
