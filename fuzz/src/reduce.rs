@@ -135,6 +135,13 @@ impl RTy {
         matches!(self, RTy::Float | RTy::Double)
     }
 
+    fn unsigned(self) -> bool {
+        matches!(
+            self,
+            RTy::UChar | RTy::UShort | RTy::UInt | RTy::ULong | RTy::ULLong
+        )
+    }
+
     /// Plain `char` (signedness is the implementation's): only values 0..=127.
     fn nonneg(self) -> bool {
         self == RTy::Char
@@ -251,7 +258,11 @@ impl Gen<'_> {
             8,
             3,
             2,
-            if self.opts.has(Feature::Kernels) { 2 } else { 0 },
+            if self.opts.has(Feature::Kernels) {
+                2
+            } else {
+                0
+            },
         ]) {
             0 => Pos::Combined,
             1 => Pos::Construct,
@@ -297,10 +308,7 @@ impl Gen<'_> {
                 };
                 for d in inner {
                     let ext = inner_ext(self);
-                    levels.push(Level {
-                        ext,
-                        dir: d.into(),
-                    });
+                    levels.push(Level { ext, dir: d.into() });
                 }
             }
             Pos::Serial => {
@@ -367,7 +375,8 @@ impl Gen<'_> {
 
         // The loops, body first.
         let ind = w.ind;
-        let construct_body = matches!(pos, Pos::Construct) || (pos == Pos::Kernels && self.rng.chance(50));
+        let construct_body =
+            matches!(pos, Pos::Construct) || (pos == Pos::Kernels && self.rng.chance(50));
         let mut body = W::new(if construct_body { ind + 1 } else { ind });
         let dest = if gang_local {
             Some(*self.rng.pick(&dests))
@@ -383,9 +392,19 @@ impl Gen<'_> {
                     let inits: Vec<String> = (0..k)
                         .map(|_| v.ty.lit(self.init_value(v.ty, v.op), v.half))
                         .collect();
-                    w.line(format!("{} {}[{k}] = {{{}}};", v.ty.c(), v.name, inits.join(", ")));
+                    w.line(format!(
+                        "{} {}[{k}] = {{{}}};",
+                        v.ty.c(),
+                        v.name,
+                        inits.join(", ")
+                    ));
                 }
-                None => w.line(format!("{} {} = {};", v.ty.c(), v.name, v.ty.lit(v.init, v.half))),
+                None => w.line(format!(
+                    "{} {} = {};",
+                    v.ty.c(),
+                    v.name,
+                    v.ty.lit(v.init, v.half)
+                )),
             }
         }
         let clauses = self.compute_clauses(w, &cx.used, None);
@@ -396,14 +415,26 @@ impl Gen<'_> {
         match pos {
             Pos::Combined => {
                 let launch = self.launch_clauses(any_worker).join(" ");
-                w.line(join_words(&["#pragma acc parallel loop", &loop_words, &launch, &dc]));
+                w.line(join_words(&[
+                    "#pragma acc parallel loop",
+                    &loop_words,
+                    &launch,
+                    &dc,
+                ]));
                 w.append(&text);
             }
             Pos::Construct => {
                 let launch = self.launch_clauses(any_worker).join(" ");
                 body.line(join_words(&["#pragma acc loop", &loop_words]));
                 body.append(&text);
-                emit_construct(w, "parallel", false, "", &join_words(&[&cons_red, &launch, &dc]), &body);
+                emit_construct(
+                    w,
+                    "parallel",
+                    false,
+                    "",
+                    &join_words(&[&cons_red, &launch, &dc]),
+                    &body,
+                );
             }
             Pos::Serial => {
                 w.line(join_words(&["#pragma acc serial loop", &loop_words, &dc]));
@@ -432,7 +463,12 @@ impl Gen<'_> {
                     format!("fz_put_i((long){x});")
                 }
             };
-            w.line(format!("printf(\"{} ({} {})\");", v.name, v.ty.c(), v.op.sym()));
+            w.line(format!(
+                "printf(\"{} ({} {})\");",
+                v.name,
+                v.ty.c(),
+                v.op.sym()
+            ));
             match v.k {
                 Some(k) => {
                     let e = self.fresh("e");
@@ -449,7 +485,7 @@ impl Gen<'_> {
 
     /// A starting value: nonzero, fitting the type and the operator.
     fn init_value(&mut self, ty: RTy, op: Op) -> i64 {
-        let nonneg = ty.nonneg() || matches!(ty, RTy::UChar | RTy::UShort | RTy::UInt | RTy::ULong | RTy::ULLong);
+        let nonneg = ty.nonneg() || ty.unsigned();
         let v = match op {
             Op::Add => self.rng.range(1, 20),
             Op::Mul => self.rng.range(1, 7),
@@ -459,7 +495,10 @@ impl Gen<'_> {
             Op::LAnd => self.rng.range(1, 3),
             Op::LOr => self.rng.range(0, 1),
         };
-        if !nonneg && matches!(op, Op::Add | Op::Mul | Op::Max | Op::Min | Op::LAnd) && self.rng.chance(40) {
+        if !nonneg
+            && matches!(op, Op::Add | Op::Mul | Op::Max | Op::Min | Op::LAnd)
+            && self.rng.chance(40)
+        {
             -v
         } else {
             v
@@ -468,26 +507,40 @@ impl Gen<'_> {
 
     fn rvar(&mut self, owner: Owner, array: bool, sizes: &[i64]) -> RVar {
         let op = if array {
-            *self.rng.pick(&[Op::Add, Op::Add, Op::Add, Op::Add, Op::Max, Op::Min, Op::Or, Op::Xor, Op::Mul])
+            *self.rng.pick(&[
+                Op::Add,
+                Op::Add,
+                Op::Add,
+                Op::Add,
+                Op::Max,
+                Op::Min,
+                Op::Or,
+                Op::Xor,
+                Op::Mul,
+            ])
         } else {
             *self.rng.pick(&OPS)
         };
         let m = sizes.len() - 1;
         let mut counts = vec![0u8; m + 1];
-        counts[m] = if op == Op::Mul { 1 } else { self.rng.range(1, 2) as u8 };
+        counts[m] = if op == Op::Mul {
+            1
+        } else {
+            self.rng.range(1, 2) as u8
+        };
         for c in counts.iter_mut().take(m) {
             if self.rng.chance(15) {
                 *c = 1;
             }
         }
         // Upper bound of the number of updates in one reduction.
-        let mut n = 0i64;
-        for l in 0..=m {
-            let from = if owner == Owner::Gang { 1 } else { 0 };
-            let trips: i64 = (from..=l).map(|x| sizes[x]).product();
-            n += counts[l] as i64 * trips;
-        }
-        let n = n.max(1);
+        let from = if owner == Owner::Gang { 1 } else { 0 };
+        let n: i64 = counts
+            .iter()
+            .enumerate()
+            .map(|(l, &c)| c as i64 * (from..=l).map(|x| sizes[x]).product::<i64>())
+            .sum::<i64>()
+            .max(1);
         let mut ty = loop {
             let ty = RTYS[self.rng.weighted(&[2, 2, 2, 2, 2, 6, 3, 5, 2, 2, 2, 3, 5])];
             if !(op.bitwise() && ty.float()) {
@@ -495,9 +548,20 @@ impl Gen<'_> {
             }
         };
         let mut init = self.init_value(ty, op);
+        if op == Op::Add && ty.limit() < 1000 {
+            init = init.signum() * self.rng.range(1, 3);
+        }
         let mut budget = (ty.limit() - init.abs()) / n;
+        if op == Op::Add && ty.unsigned() {
+            // Unsigned sums wrap: defined and associative, so any order gives the same.
+            budget = budget.max(*self.rng.pick(&[1, 7, 999]));
+        }
         if op == Op::Add && budget < 1 {
-            ty = if ty.float() { RTy::Double } else { *self.rng.pick(&[RTy::Int, RTy::Long, RTy::ULLong]) };
+            ty = if ty.float() {
+                RTy::Double
+            } else {
+                *self.rng.pick(&[RTy::Int, RTy::Long, RTy::ULLong])
+            };
             init = self.init_value(ty, op);
             budget = (ty.limit() - init.abs()) / n;
         }
@@ -573,7 +637,12 @@ impl Gen<'_> {
         // Gang-local declarations.
         if l == 0 {
             for v in vars.iter().filter(|v| v.owner == Owner::Gang) {
-                w.line(format!("{} {} = {};", v.ty.c(), v.name, v.ty.lit(v.init, v.half)));
+                w.line(format!(
+                    "{} {} = {};",
+                    v.ty.c(),
+                    v.name,
+                    v.ty.lit(v.init, v.half)
+                ));
             }
         }
         let loopvars: Vec<(String, i64)> = cx
@@ -661,7 +730,10 @@ impl Gen<'_> {
             Some(k) => {
                 let idx = match self.rng.below(4) {
                     0 => self.rng.range(0, k - 1).to_string(),
-                    1 => format!("{} % {k}", loopvars[self.rng.below(loopvars.len() as u64) as usize].0),
+                    1 => format!(
+                        "{} % {k}",
+                        loopvars[self.rng.below(loopvars.len() as u64) as usize].0
+                    ),
                     2 => format!("{k} - 1 - {} % {k}", loopvars[0].0),
                     _ => {
                         let e = self.value(cx, Elem::Long, 0);
@@ -719,7 +791,11 @@ impl Gen<'_> {
                 } else {
                     format!("(({t})({e}))")
                 };
-                let (gt, lt) = if v.op == Op::Max { (">", "<") } else { ("<", ">") };
+                let (gt, lt) = if v.op == Op::Max {
+                    (">", "<")
+                } else {
+                    ("<", ">")
+                };
                 match form {
                     0 => format!("{x} = {x} {gt} {term} ? {x} : {term};"),
                     1 => format!("if ({term} {gt} {x}) {x} = {term};"),
@@ -753,7 +829,8 @@ impl Gen<'_> {
                 } else {
                     // Mostly true for &&, mostly false for ||.
                     let (e, c) = if self.rng.chance(50) {
-                        let (n, max) = loopvars[self.rng.below(loopvars.len() as u64) as usize].clone();
+                        let (n, max) =
+                            loopvars[self.rng.below(loopvars.len() as u64) as usize].clone();
                         (n, self.rng.range(0, max + 2))
                     } else {
                         (self.value(cx, Elem::Long, 1).text, self.rng.range(-20, 20))

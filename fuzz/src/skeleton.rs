@@ -379,7 +379,7 @@ impl<'o> Gen<'o> {
                 },
             ),
             (Item::Param, 1),
-            (Item::Reduce, if o.has(Feature::Reduce) { 4 } else { 0 }),
+            (Item::Reduce, if o.has(Feature::Reduce) { 6 } else { 0 }),
             (
                 Item::Update,
                 if o.has(Feature::Update) && present {
