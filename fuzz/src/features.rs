@@ -35,9 +35,11 @@ pub enum Feature {
     Local,
     /// Loop shapes: partial ranges, decreasing loops, step 2, runtime bounds.
     Shapes,
+    /// `reduction` clauses: every position, operator and type (exact in any order).
+    Reduce,
 }
 
-pub const ALL: [Feature; 14] = [
+pub const ALL: [Feature; 15] = [
     Feature::Nest,
     Feature::Comm,
     Feature::Single,
@@ -52,6 +54,7 @@ pub const ALL: [Feature; 14] = [
     Feature::Launch,
     Feature::Local,
     Feature::Shapes,
+    Feature::Reduce,
 ];
 
 impl Feature {
@@ -71,6 +74,7 @@ impl Feature {
             Feature::Launch => "launch",
             Feature::Local => "local",
             Feature::Shapes => "shapes",
+            Feature::Reduce => "reduce",
         }
     }
 

@@ -4,7 +4,7 @@
 //!
 //! Modules: `rng` (PRNG), `features` (what may be generated), `model` (types, extents,
 //! arrays), `writer` (indented text), `expr` (values and race-free accesses), `nest`
-//! (compute regions and loop nests), `data` (data directives and the host/device state),
+//! (compute regions and loop nests), `reduce` (reduction regions), `data` (data directives and the host/device state),
 //! `skeleton` (the program around them). docs/fuzzer.md describes the design.
 
 pub mod data;
@@ -12,6 +12,7 @@ pub mod expr;
 pub mod features;
 pub mod model;
 pub mod nest;
+pub mod reduce;
 pub mod rng;
 pub mod skeleton;
 pub mod writer;

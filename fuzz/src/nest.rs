@@ -40,12 +40,12 @@ impl Inner {
 }
 
 /// A loop's range: `lo..hi`, maybe run downwards or with step 2.
-struct Range {
-    lo: i64,
-    hi: i64,
-    hi_text: String,
-    down: bool,
-    step2: bool,
+pub(crate) struct Range {
+    pub lo: i64,
+    pub hi: i64,
+    pub hi_text: String,
+    pub down: bool,
+    pub step2: bool,
 }
 
 /// Something to initialise at the top of a loop body (private variables).
@@ -88,7 +88,7 @@ impl Gen<'_> {
         cx
     }
 
-    fn range(&mut self, ext: Ext, simple: bool) -> Range {
+    pub(crate) fn range(&mut self, ext: Ext, simple: bool) -> Range {
         let n = self.sizes.of(ext);
         let shapes = self.opts.has(Feature::Shapes) && !simple;
         let (mut lo, mut hi) = (0, n);
@@ -126,7 +126,7 @@ impl Gen<'_> {
 
     /// Header of a partitioned loop: in `reverse` mode it runs the same iterations in the
     /// opposite order (a race-free loop gives the same result; `accfuzz gen --reverse`).
-    fn pheader(&self, name: &str, r: &Range) -> String {
+    pub(crate) fn pheader(&self, name: &str, r: &Range) -> String {
         if !self.reverse {
             return Self::header(name, r);
         }
@@ -149,7 +149,7 @@ impl Gen<'_> {
         }
     }
 
-    fn header(name: &str, r: &Range) -> String {
+    pub(crate) fn header(name: &str, r: &Range) -> String {
         if r.down {
             format!(
                 "for (int {name} = {} - 1; {name} >= {}; {name}--)",
@@ -168,11 +168,11 @@ impl Gen<'_> {
         }
     }
 
-    fn new_var(&mut self, ext: Ext) -> String {
+    pub(crate) fn new_var(&mut self, ext: Ext) -> String {
         self.fresh(ext.letter())
     }
 
-    fn launch_clauses(&mut self, worker: bool) -> Vec<String> {
+    pub(crate) fn launch_clauses(&mut self, worker: bool) -> Vec<String> {
         let mut v = Vec::new();
         if !self.opts.has(Feature::Launch) {
             return v;
@@ -1191,7 +1191,7 @@ pub fn uses_name(text: &str, name: &str) -> bool {
 }
 
 /// `#pragma acc NAME loop LOOP CLAUSES` + the loop, or `#pragma acc NAME CLAUSES { body }`.
-fn emit_construct(w: &mut W, name: &str, combined: bool, loop_clauses: &str, clauses: &str, body: &W) {
+pub(crate) fn emit_construct(w: &mut W, name: &str, combined: bool, loop_clauses: &str, clauses: &str, body: &W) {
     if combined {
         w.line(join_words(&[&format!("#pragma acc {name} loop"), loop_clauses, clauses]));
         w.append(body);
@@ -1203,7 +1203,7 @@ fn emit_construct(w: &mut W, name: &str, combined: bool, loop_clauses: &str, cla
     }
 }
 
-fn join_words(parts: &[&str]) -> String {
+pub(crate) fn join_words(parts: &[&str]) -> String {
     parts
         .iter()
         .filter(|p| !p.trim().is_empty())

@@ -52,6 +52,7 @@ enum Item {
     Swap,
     Param,
     Update,
+    Reduce,
 }
 
 impl<'o> Gen<'o> {
@@ -288,6 +289,7 @@ impl<'o> Gen<'o> {
                 (Feature::Swap, Item::Swap),
                 (Feature::Data, Item::Data),
                 (Feature::EnterExit, Item::Enter),
+                (Feature::Reduce, Item::Reduce),
             ] {
                 if self.opts.has(f) {
                     forced.push(it);
@@ -328,6 +330,7 @@ impl<'o> Gen<'o> {
                 Item::Update => {
                     self.update_item(w);
                 }
+                Item::Reduce => self.reduce_region(w),
             }
             if !pending.is_empty() && self.rng.chance(35) {
                 let k = self.rng.below(pending.len() as u64) as usize;
@@ -376,6 +379,7 @@ impl<'o> Gen<'o> {
                 },
             ),
             (Item::Param, 1),
+            (Item::Reduce, if o.has(Feature::Reduce) { 6 } else { 0 }),
             (
                 Item::Update,
                 if o.has(Feature::Update) && present {

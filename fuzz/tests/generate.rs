@@ -42,6 +42,7 @@ fn marker(f: Feature, text: &str) -> bool {
                 && l.contains(" a")
                 && l.contains("[NI]")
         }),
+        Feature::Reduce => has("reduction("),
         Feature::Shapes => {
             has("--)")
                 || has("+= 2)")
@@ -76,7 +77,9 @@ fn each_feature_alone_is_generated_and_nothing_else() {
                 p.used
             );
             assert!(
-                p.text.contains("#pragma acc parallel") || p.text.contains("#pragma acc kernels"),
+                p.text.contains("#pragma acc parallel")
+                    || p.text.contains("#pragma acc kernels")
+                    || p.text.contains("#pragma acc serial"),
                 "{}: seed {seed} has no compute region",
                 f.name()
             );
@@ -146,7 +149,8 @@ fn programs_stay_small() {
             p.text.len()
         );
         let regions = p.text.matches("#pragma acc parallel").count()
-            + p.text.matches("#pragma acc kernels").count();
+            + p.text.matches("#pragma acc kernels").count()
+            + p.text.matches("#pragma acc serial").count();
         assert!(
             (1..=13).contains(&regions),
             "seed {seed}: {regions} compute regions"
