@@ -63,6 +63,17 @@ define void @__acc_emu_yield() #0 {
   ret void
 }
 
+define i32 @__acc_warp_redux(i32 %v, i32 %op) #0 {
+  %r = call i32 @__accemu_warp_redux(i32 %v, i32 %op)
+  ret i32 %r
+}
+
+; The emulator has every warp operation the interface offers.
+define i32 @__acc_warp_redux_available() #0 {
+  ret i32 1
+}
+
+declare i32 @__accemu_warp_redux(i32, i32) #2
 declare i64 @__accemu_gang_id() #1
 declare i64 @__accemu_num_gangs() #1
 declare i64 @__accemu_worker_id() #1

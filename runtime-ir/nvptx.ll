@@ -102,6 +102,67 @@ define i32 @__acc_shfl_idx(i32 %v, i32 %src) #0 {
   ret i32 %r
 }
 
+; Warp reductions (`redux.sync`, sm_80 and later): operation %op (0 add, 1 min, 2 max,
+; 3 umin, 4 umax, 5 and, 6 or, 7 xor; a constant after inlining) over %v of every existing
+; lane of the caller's warp, returned to all of them. Callers ask
+; __acc_warp_redux_available() first: NVVMReflect folds it for the architecture the module
+; is optimised for (the oldest asked for), and the branch not taken goes before isel.
+@__acc_cuda_arch = private unnamed_addr constant [12 x i8] c"__CUDA_ARCH\00"
+
+define i32 @__acc_warp_redux_available() #0 {
+  %arch = call i32 @__nvvm_reflect(ptr @__acc_cuda_arch)
+  %ok = icmp sge i32 %arch, 800
+  %r = zext i1 %ok to i32
+  ret i32 %r
+}
+
+define i32 @__acc_warp_redux(i32 %v, i32 %op) #0 {
+entry:
+  %mask = call i32 @__acc_warp_mask()
+  switch i32 %op, label %xor [
+    i32 0, label %add
+    i32 1, label %min
+    i32 2, label %max
+    i32 3, label %umin
+    i32 4, label %umax
+    i32 5, label %and
+    i32 6, label %or
+  ]
+add:
+  %r0 = call i32 @llvm.nvvm.redux.sync.add(i32 %v, i32 %mask)
+  ret i32 %r0
+min:
+  %r1 = call i32 @llvm.nvvm.redux.sync.min(i32 %v, i32 %mask)
+  ret i32 %r1
+max:
+  %r2 = call i32 @llvm.nvvm.redux.sync.max(i32 %v, i32 %mask)
+  ret i32 %r2
+umin:
+  %r3 = call i32 @llvm.nvvm.redux.sync.umin(i32 %v, i32 %mask)
+  ret i32 %r3
+umax:
+  %r4 = call i32 @llvm.nvvm.redux.sync.umax(i32 %v, i32 %mask)
+  ret i32 %r4
+and:
+  %r5 = call i32 @llvm.nvvm.redux.sync.and(i32 %v, i32 %mask)
+  ret i32 %r5
+or:
+  %r6 = call i32 @llvm.nvvm.redux.sync.or(i32 %v, i32 %mask)
+  ret i32 %r6
+xor:
+  %r7 = call i32 @llvm.nvvm.redux.sync.xor(i32 %v, i32 %mask)
+  ret i32 %r7
+}
+
+declare i32 @__nvvm_reflect(ptr)
+declare i32 @llvm.nvvm.redux.sync.add(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.min(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.max(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.umin(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.umax(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.and(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.or(i32, i32)
+declare i32 @llvm.nvvm.redux.sync.xor(i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
 declare i32 @llvm.nvvm.shfl.sync.idx.i32(i32, i32, i32, i32)
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)

@@ -28,8 +28,9 @@
  *                                         and then dst[e], once; `index` is the first of
  *                                         the variable's n partial columns
  *
- * Trees: within a warp a shuffle-down tree (lane 0 ends with the total; partial warps
- * skip the lanes that do not exist), then one partial per warp in shared memory that one
+ * Trees: within a warp `redux.sync` for integers of at most 32 bits where the target has
+ * it (sm_80 on; __acc_warp_redux_available), else a shuffle-down tree (lane 0 ends with the
+ * total; partial warps skip the lanes that do not exist), then one partial per warp in shared memory that one
  * warp reduces the same way (no transpose), then a broadcast. The shared buffer (`smem`,
  * SMEM_SLOTS slots of 16 bytes, one per kernel module) is reused by every reduction:
  * slots 0..31 per warp, BLOCK_SLOT for the gang, FLAG_SLOT for the last-gang flag. Across gangs: per-gang partials in the runtime's scratch buffer
@@ -59,6 +60,49 @@ void __acc_sync_gang(void);
 void __acc_sync_worker(void);
 int __acc_shfl_down(int v, int delta);
 int __acc_shfl_idx(int v, int src);
+int __acc_warp_redux_available(void);
+int __acc_warp_redux(int v, int op);
+
+/* redux.sync's operation for (operator, class of type), -1 for none: S32 and U32 are the
+ * signed and unsigned integer types of at most 32 bits (widened to 32 for the warp), NO
+ * every other type. `&&` and `||` reduce 0/1 values with `and` and `or`. */
+#define RX_add_S32 0
+#define RX_add_U32 0
+#define RX_min_S32 1
+#define RX_min_U32 3
+#define RX_max_S32 2
+#define RX_max_U32 4
+#define RX_and_S32 5
+#define RX_and_U32 5
+#define RX_or_S32 6
+#define RX_or_U32 6
+#define RX_xor_S32 7
+#define RX_xor_U32 7
+#define RX_land_S32 5
+#define RX_land_U32 5
+#define RX_lor_S32 6
+#define RX_lor_U32 6
+#define RX_mul_S32 (-1)
+#define RX_mul_U32 (-1)
+#define RX_add_NO (-1)
+#define RX_mul_NO (-1)
+#define RX_max_NO (-1)
+#define RX_min_NO (-1)
+#define RX_and_NO (-1)
+#define RX_or_NO (-1)
+#define RX_xor_NO (-1)
+#define RX_land_NO (-1)
+#define RX_lor_NO (-1)
+/* The 32-bit value a lane contributes. */
+#define RX_IN_add(x) ((int)(x))
+#define RX_IN_min(x) ((int)(x))
+#define RX_IN_max(x) ((int)(x))
+#define RX_IN_and(x) ((int)(x))
+#define RX_IN_or(x) ((int)(x))
+#define RX_IN_xor(x) ((int)(x))
+#define RX_IN_land(x) ((int)((x) != 0))
+#define RX_IN_lor(x) ((int)((x) != 0))
+#define RX_IN_mul(x) 0
 
 /* Operators. `a OP b` in C's own arithmetic, converted back to the element type by the
  * assignment (so `char` wraps and `_Bool` keeps 0/1 as in the sequential program). */
@@ -105,16 +149,25 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
 #define SLOT(T, smem, i) (*(volatile SHARED T *)((smem) + SLOT_BYTES * (i)))
 
 /* One (operator, type) instance of every helper. */
-#define HELPERS(OP, TY, T, LO, HI)                                                           \
+#define HELPERS(OP, TY, T, LO, HI, CLASS)                                                    \
   INLINE T id_##OP##_##TY(void) { return (T)(ID_##OP(LO, HI)); }                            \
   INLINE T op_##OP##_##TY(T a, T b) { return (T)(OP_##OP(a, b)); }                          \
-  /* Lane 0 of the warp ends with the total of the warp's first `active` lanes. */           \
+  /* Lane 0 of the warp ends with the total of the warp's first `active` lanes, which are   \
+   * all the lanes the warp has (with redux.sync every lane gets it). */                     \
   INLINE T warp_##OP##_##TY(T x, int lane, int active) {                                    \
+    if (RX_##OP##_##CLASS >= 0 && __acc_warp_redux_available())                              \
+      return (T)__acc_warp_redux(RX_IN_##OP(x), RX_##OP##_##CLASS);                          \
     for (int d = 16; d >= 1; d /= 2) {                                                       \
       T y = shfl_down_##TY(x, d);                                                            \
       if (lane + d < active) x = op_##OP##_##TY(x, y);                                       \
     }                                                                                        \
     return x;                                                                                \
+  }                                                                                          \
+  /* The total of the warp's lanes on every lane. */                                       \
+  INLINE T all_##OP##_##TY(T x, int lane, int active) {                                     \
+    if (RX_##OP##_##CLASS >= 0 && __acc_warp_redux_available())                              \
+      return (T)__acc_warp_redux(RX_IN_##OP(x), RX_##OP##_##CLASS);                          \
+    return shfl_idx_##TY(warp_##OP##_##TY(x, lane, active), 0);                              \
   }                                                                                          \
   /* One element over the gang's threads; every thread gets the result. */                 \
   INLINE T block1_##OP##_##TY(T x, SHARED char *smem, int lane0_only) {                    \
@@ -122,8 +175,8 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
     int t = (int)thread_in_gang(), lane = t & 31, warp = t >> 5;                            \
     int warps = (n + 31) / 32, active = n - 32 * warp < 32 ? n - 32 * warp : 32;            \
     if (lane0_only && __acc_vector_id() != 0) x = id_##OP##_##TY();                          \
-    x = warp_##OP##_##TY(x, lane, active);                                                   \
-    if (warps == 1) return shfl_idx_##TY(x, 0);                                              \
+    if (warps > 1) x = warp_##OP##_##TY(x, lane, active);                                    \
+    if (warps == 1) return all_##OP##_##TY(x, lane, active);                                 \
     if (lane == 0) SLOT(T, smem, warp) = x;                                                  \
     __acc_sync_gang();                                                                       \
     if (warp == 0) {                                                                         \
@@ -144,7 +197,7 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
   void __acc_red_worker_##OP##_##TY(T *v, long long n, SHARED char *smem) {                  \
     (void)smem;                                                                              \
     int lane = (int)thread_in_gang() & 31;                                                   \
-    for (long long e = 0; e < n; e++) v[e] = shfl_idx_##TY(warp_##OP##_##TY(v[e], lane, 32), 0); \
+    for (long long e = 0; e < n; e++) v[e] = all_##OP##_##TY(v[e], lane, 32);                \
   }                                                                                          \
   void __acc_red_block_##OP##_##TY(T *v, long long n, SHARED char *smem, int lane0_only) {   \
     for (long long e = 0; e < n; e++) v[e] = block1_##OP##_##TY(v[e], smem, lane0_only);     \
@@ -182,38 +235,38 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
     if (t == 0) __atomic_store_n(counter, 0u, __ATOMIC_RELAXED);                             \
   }
 
-#define ARITH(TY, T, LO, HI)                                                                 \
-  HELPERS(add, TY, T, LO, HI)                                                                \
-  HELPERS(mul, TY, T, LO, HI)                                                                \
-  HELPERS(max, TY, T, LO, HI)                                                                \
-  HELPERS(min, TY, T, LO, HI)                                                                \
-  HELPERS(land, TY, T, LO, HI)                                                               \
-  HELPERS(lor, TY, T, LO, HI)
-#define INTEGER(TY, T, LO, HI)                                                               \
+#define ARITH(TY, T, LO, HI, CLASS)                                                          \
+  HELPERS(add, TY, T, LO, HI, CLASS)                                                         \
+  HELPERS(mul, TY, T, LO, HI, CLASS)                                                         \
+  HELPERS(max, TY, T, LO, HI, CLASS)                                                         \
+  HELPERS(min, TY, T, LO, HI, CLASS)                                                         \
+  HELPERS(land, TY, T, LO, HI, CLASS)                                                        \
+  HELPERS(lor, TY, T, LO, HI, CLASS)
+#define INTEGER(TY, T, LO, HI, CLASS)                                                        \
   SHUFFLES(TY, T)                                                                            \
-  ARITH(TY, T, LO, HI)                                                                       \
-  HELPERS(and, TY, T, LO, HI)                                                                \
-  HELPERS(or, TY, T, LO, HI)                                                                 \
-  HELPERS(xor, TY, T, LO, HI)
+  ARITH(TY, T, LO, HI, CLASS)                                                                \
+  HELPERS(and, TY, T, LO, HI, CLASS)                                                         \
+  HELPERS(or, TY, T, LO, HI, CLASS)                                                          \
+  HELPERS(xor, TY, T, LO, HI, CLASS)
 
-INTEGER(i8, signed char, SCHAR_MIN, SCHAR_MAX)
-INTEGER(u8, unsigned char, 0, UCHAR_MAX)
-INTEGER(i16, short, SHRT_MIN, SHRT_MAX)
-INTEGER(u16, unsigned short, 0, USHRT_MAX)
-INTEGER(i32, int, INT_MIN, INT_MAX)
-INTEGER(u32, unsigned, 0, UINT_MAX)
-INTEGER(i64, long long, LLONG_MIN, LLONG_MAX)
-INTEGER(u64, unsigned long long, 0, ULLONG_MAX)
-INTEGER(bool, _Bool, 0, 1)
+INTEGER(i8, signed char, SCHAR_MIN, SCHAR_MAX, S32)
+INTEGER(u8, unsigned char, 0, UCHAR_MAX, U32)
+INTEGER(i16, short, SHRT_MIN, SHRT_MAX, S32)
+INTEGER(u16, unsigned short, 0, USHRT_MAX, U32)
+INTEGER(i32, int, INT_MIN, INT_MAX, S32)
+INTEGER(u32, unsigned, 0, UINT_MAX, U32)
+INTEGER(i64, long long, LLONG_MIN, LLONG_MAX, NO)
+INTEGER(u64, unsigned long long, 0, ULLONG_MAX, NO)
+INTEGER(bool, _Bool, 0, 1, U32)
 
 SHUFFLES(f32, float)
-ARITH(f32, float, -INFINITY, INFINITY)
+ARITH(f32, float, -INFINITY, INFINITY, NO)
 SHUFFLES(f64, double)
-ARITH(f64, double, -INFINITY, INFINITY)
+ARITH(f64, double, -INFINITY, INFINITY, NO)
 
 SHUFFLES(c32, float _Complex)
-HELPERS(add, c32, float _Complex, 0, 0)
-HELPERS(mul, c32, float _Complex, 0, 0)
+HELPERS(add, c32, float _Complex, 0, 0, NO)
+HELPERS(mul, c32, float _Complex, 0, 0, NO)
 SHUFFLES(c64, double _Complex)
-HELPERS(add, c64, double _Complex, 0, 0)
-HELPERS(mul, c64, double _Complex, 0, 0)
+HELPERS(add, c64, double _Complex, 0, 0, NO)
+HELPERS(mul, c64, double _Complex, 0, 0, NO)

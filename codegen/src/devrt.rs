@@ -19,9 +19,15 @@ pub const SYNC_WORKER: &str = "__acc_sync_worker";
 /// Warp shuffles; only the reduction helpers (runtime-ir/reduce.c) call them.
 pub const SHFL_DOWN: &str = "__acc_shfl_down";
 pub const SHFL_IDX: &str = "__acc_shfl_idx";
+/// Warp reductions (`redux.sync`) and whether the target has them; reduce.c only.
+pub const WARP_REDUX: &str = "__acc_warp_redux";
+pub const WARP_REDUX_AVAILABLE: &str = "__acc_warp_redux_available";
 
 /// Every function of the interface.
-pub const ALL: [&str; 10] = [GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER, SHFL_DOWN, SHFL_IDX];
+pub const ALL: [&str; 12] = [
+    GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER, SHFL_DOWN, SHFL_IDX, WARP_REDUX,
+    WARP_REDUX_AVAILABLE,
+];
 
 /// Which threads a synchronisation point waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -77,10 +77,22 @@ impl Within {
     pub fn describe(self) -> &'static str {
         match self {
             Within::Nothing => "no tree",
-            Within::Worker => "worker tree (warp shuffles: a worker is one warp)",
-            Within::Gang { lane0_only: false } => "gang tree (warp shuffles, a partial per warp)",
-            Within::Gang { lane0_only: true } => "gang tree over lane 0 of each worker",
+            Within::Worker => "worker tree (a worker is one warp)",
+            Within::Gang { lane0_only: false } => "gang tree (a partial per warp in shared memory)",
+            Within::Gang { lane0_only: true } => "gang tree over lane 0 of each worker (a partial per warp in shared memory)",
         }
+    }
+}
+
+/// How one warp combines its lanes' values (reduce.c): `redux.sync` for integers of at most
+/// 32 bits on sm_80 and later (any operator but `*`), shuffles otherwise.
+pub fn warp_step(op: ReductionOp, ty: ReductionType) -> &'static str {
+    use ReductionType::*;
+    let narrow_int = matches!(ty, I8 | U8 | I16 | U16 | I32 | U32 | Bool);
+    if narrow_int && op != ReductionOp::Mul {
+        "redux.sync per warp from sm_80, shuffles before"
+    } else {
+        "shuffles per warp"
     }
 }
 
@@ -413,7 +425,11 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             // the lanes share (guard.rs treats this call as the store it is).
             b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
             copies[i].insert(it.key, red);
-            summary.report.push(format!("{}: reduction({}:{}) over {}: {}", l.loc, it.op.symbol(), it.text, l.levels.describe(), within.describe()));
+            let how = match within {
+                Within::Nothing => within.describe().to_string(),
+                _ => format!("{}, {}", within.describe(), warp_step(it.op, it.ty)),
+            };
+            summary.report.push(format!("{}: reduction({}:{}) over {}: {how}", l.loc, it.op.symbol(), it.text, l.levels.describe()));
         }
     }
     Ok(summary)
@@ -636,6 +652,15 @@ mod tests {
         assert_eq!(Shape::of(None, Some(4), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(0), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(1), Some(6), 4), None);
+    }
+
+    #[test]
+    fn warp_steps() {
+        assert!(warp_step(ReductionOp::Max, ReductionType::I32).starts_with("redux.sync"));
+        assert!(warp_step(ReductionOp::And, ReductionType::Bool).starts_with("redux.sync"));
+        assert_eq!(warp_step(ReductionOp::Mul, ReductionType::U16), "shuffles per warp");
+        assert_eq!(warp_step(ReductionOp::Add, ReductionType::I64), "shuffles per warp");
+        assert_eq!(warp_step(ReductionOp::Add, ReductionType::F32), "shuffles per warp");
     }
 
     #[test]

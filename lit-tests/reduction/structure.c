@@ -1,12 +1,15 @@
 // The shape of reductions (reduction.rs, runtime-ir/reduce.c): in the IR the pass leaves
 // (the emulator's copy of each kernel shows the calls before inlining), in the PTX, and in
 // the compile report. The PTX is assembled by ptxas.
-// RUN: rm -rf %t && mkdir -p %t
+// RUN: rm -rf %t && mkdir -p %t/sm70
 // RUN: %accc -O2 -emit-llvm -S %s -o %t/contract.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t/contract.ll -S -o - | FileCheck %s --check-prefix=IR
 // RUN: ACCC_INFO=1 %accc -O2 -save-temps -c %s -o %t/structure.o 2>&1 | FileCheck %s --check-prefix=INFO
 // RUN: FileCheck %s --check-prefix=PTX < %t/structure.ptx
 // RUN: %ptxas -arch=sm_90 %t/structure.ptx -o %t/structure.cubin
+// RUN: %accc -O2 -gpu=cc70 -save-temps -c %s -o %t/sm70/structure.o
+// RUN: FileCheck %s --check-prefix=SM70 < %t/sm70/structure.ptx
+// RUN: %ptxas -arch=sm_70 %t/sm70/structure.ptx -o %t/sm70/structure.cubin
 
 // A gang vector loop with the clause on the combined construct: a per-gang copy of `s`
 // that replaces the variable in the whole kernel, a private copy per thread for the loop,
@@ -24,7 +27,7 @@
 //
 // INFO: structure.c:[[@LINE+13]]:9: parallel loop: kernel gang_sum_l{{[0-9]+}}
 // INFO: structure.c:[[@LINE+12]]:9: reduction(+:s) across gangs: per-gang partials, the last gang combines them in gang order
-// INFO: structure.c:[[@LINE+11]]:9: reduction(+:s) over gang worker vector: gang tree (warp shuffles, a partial per warp)
+// INFO: structure.c:[[@LINE+11]]:9: reduction(+:s) over gang worker vector: gang tree (a partial per warp in shared memory), shuffles per warp
 //
 // PTX: .shared .align 16 .b8 acc_$_red_$_smem[800];
 // PTX-LABEL: .entry gang_sum_l{{[0-9]+}}(
@@ -50,16 +53,21 @@ double gang_sum(int n, const double *a) {
 // IR-NOT: __acc_red_gang
 // IR: ret void
 //
-// INFO: structure.c:[[@LINE+14]]:9: reduction(max:mx) over worker: gang tree over lane 0 of each worker
-// INFO: structure.c:[[@LINE+15]]:9: reduction(max:mx) over vector: worker tree (warp shuffles: a worker is one warp)
+// INFO: structure.c:[[@LINE+19]]:9: reduction(max:mx) over worker: gang tree over lane 0 of each worker (a partial per warp in shared memory), redux.sync per warp from sm_80, shuffles before
+// INFO: structure.c:[[@LINE+20]]:9: reduction(max:mx) over vector: worker tree (a worker is one warp), redux.sync per warp from sm_80, shuffles before
 //
 // A worker is one warp: the worker tree needs no barrier, and no barrier id lives in a
-// register (ptxas would reserve all 16 of the block's barriers).
+// register (ptxas would reserve all 16 of the block's barriers). A 32-bit integer `max`
+// is one redux.sync per warp on sm_80 and later (SM70 below: shuffles instead).
 // PTX-LABEL: .entry row_max_l{{[0-9]+}}(
-// PTX: shfl.sync.down.b32
+// PTX: redux.sync.max.s32
 // PTX-NOT: bar.sync {{%r[0-9]+}}
 // PTX-NOT: atom.global
 // PTX: ret;
+// SM70-LABEL: .entry row_max_l{{[0-9]+}}(
+// SM70-NOT: redux.sync
+// SM70: shfl.sync.down.b32
+// SM70: ret;
 void row_max(int n, int m, const int *a, int *out) {
 #pragma acc parallel loop gang num_workers(4) vector_length(64) copyin(a[0:n*m]) copyout(out[0:n])
   for (int i = 0; i < n; i++) {

@@ -186,6 +186,39 @@ fn shuffle(v: u32, source: impl Fn(usize) -> Option<usize>) -> u32 {
     r
 }
 
+/// The lanes of the running thread's warp that exist, after every one of them has written
+/// its value: `f` sees their values in lane order. Every thread of the warp calls it together.
+fn warp_values<R>(v: u32, f: impl FnOnce(&[u32]) -> R) -> R {
+    let id = ids();
+    let t = (id.worker * id.vector_length + id.vector) as usize;
+    let n = (id.num_workers * id.vector_length) as usize;
+    if LANES.with(|l| l.borrow_mut().get_mut(t).map(|slot| *slot = v)).is_none() {
+        diag::runtime_error("emulator: a warp operation was called outside an emulated kernel");
+    }
+    suspend(Wait::Warp);
+    let base = t / WARP * WARP;
+    let r = LANES.with(|l| f(&l.borrow()[base..n.min(base + WARP)]));
+    suspend(Wait::Warp);
+    r
+}
+
+/// `op` over `values` (`__acc_warp_redux`'s operation codes, docs/device-runtime.md).
+pub fn redux(op: i32, values: &[u32]) -> u32 {
+    let s = || values.iter().map(|v| *v as i32);
+    let u = || values.iter().copied();
+    match op {
+        0 => u().fold(0u32, u32::wrapping_add),
+        1 => s().min().unwrap_or(i32::MAX) as u32,
+        2 => s().max().unwrap_or(i32::MIN) as u32,
+        3 => u().min().unwrap_or(u32::MAX),
+        4 => u().max().unwrap_or(0),
+        5 => u().fold(u32::MAX, |a, b| a & b),
+        6 => u().fold(0, |a, b| a | b),
+        7 => u().fold(0, |a, b| a ^ b),
+        _ => diag::runtime_error(&format!("emulator: unknown warp reduction {op}")),
+    }
+}
+
 #[no_mangle]
 pub extern "C" fn __accemu_gang_id() -> i64 {
     ids().gang as i64
@@ -231,6 +264,12 @@ pub extern "C" fn __accemu_shfl_down(v: i32, delta: i32) -> i32 {
         (s < WARP as u64).then_some(s as usize)
     }) as i32
 }
+/// `__acc_warp_redux`: operation `op` over `v` of every existing lane of the caller's warp,
+/// returned to all of them (the GPU's `redux.sync`).
+#[no_mangle]
+pub extern "C" fn __accemu_warp_redux(v: i32, op: i32) -> i32 {
+    warp_values(v as u32, |vals| redux(op, vals)) as i32
+}
 /// `__acc_shfl_idx`: `v` of lane `src` (taken modulo 32, as the GPU does) of the caller's
 /// warp, its own `v` when that lane does not exist.
 #[no_mangle]
@@ -257,6 +296,39 @@ mod tests {
             *out.add(3 * t as usize + 1) = b;
             *out.add(3 * t as usize + 2) = c;
         }
+    }
+
+    #[test]
+    fn warp_reductions() {
+        let v = [3u32, 0xFFFF_FFFE, 5];
+        assert_eq!(redux(0, &v), 6); // wrapping add
+        assert_eq!(redux(1, &v), (-2i32) as u32);
+        assert_eq!(redux(2, &v), 5);
+        assert_eq!(redux(3, &v), 3);
+        assert_eq!(redux(4, &v), 0xFFFF_FFFE);
+        assert_eq!((redux(5, &v), redux(6, &v), redux(7, &v)), (3 & 0xFFFF_FFFE & 5, 3 | 0xFFFF_FFFE | 5, 3 ^ 0xFFFF_FFFE ^ 5));
+    }
+
+    /// Every thread stores the sum over its warp of `t`.
+    unsafe extern "C" fn sums(args: *mut *mut c_void) {
+        // SAFETY: the test passes one pointer to a [i32; n] buffer.
+        let out = unsafe { *(*args as *const *mut i32) };
+        let t = (__accemu_worker_id() * __accemu_vector_length() + __accemu_vector_id()) as i32;
+        let s = __accemu_warp_redux(t, 0);
+        // SAFETY: t < n.
+        unsafe { *out.add(t as usize) = s };
+    }
+
+    #[test]
+    fn warp_redux_over_a_partial_warp() {
+        let size = Size { gangs: 1, workers: 3, vector: 15 };
+        let mut out = vec![-1i32; 45];
+        let mut p = out.as_mut_ptr();
+        let mut args = [(&mut p) as *mut *mut i32 as *mut c_void];
+        // SAFETY: `sums` reads one pointer to a buffer of 45 values.
+        unsafe { launch(sums, size, args.as_mut_ptr()) }.unwrap();
+        let (first, second) = ((0..32).sum::<i32>(), (32..45).sum::<i32>());
+        assert!(out[..32].iter().all(|v| *v == first) && out[32..].iter().all(|v| *v == second), "{out:?}");
     }
 
     #[test]
