@@ -212,5 +212,24 @@ int main(void) {
   CHECK(e2e_close(var, vw, 1e-12), "variance with the reduced mean: got %.17g, want %.17g", var, vw);
 
   free(a), free(d), free(f), free(row);
+  /* Floating-point sums whose value depends on the order of the additions: the device
+   * combines in a fixed order (warp trees, then partials in gang order), so repeating the
+   * reduction gives the same bits; and the result is close to the sequential sum. */
+  {
+    enum { R = 20011 };
+    double *x = e2e_alloc(sizeof(double) * R), seq = 0, first = 0;
+    for (int i = 0; i < R; i++) x[i] = 1.0 / (double)(i + 1) + 1e-9 * (double)(i % 7);
+    for (int i = 0; i < R; i++) seq += x[i];
+    for (int rep = 0; rep < 3; rep++) {
+      double t = 0;
+#pragma acc parallel loop reduction(+:t) copyin(x[0:R])
+      for (int i = 0; i < R; i++)
+        t += x[i];
+      if (rep == 0) first = t;
+      CHECK(t == first, "repeated float sum %d: %.17g differs from the first %.17g", rep, t, first);
+      CHECK(e2e_close(t, seq, 1e-12), "float sum: %.17g, want %.17g", t, seq);
+    }
+    free(x);
+  }
   return e2e_finish();
 }
