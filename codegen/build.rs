@@ -6,7 +6,8 @@
 //!   see src/devmath.rs) compiled to LLVM IR for the host target: the device module is a
 //!   clone of the host module, so these definitions must have the host ABI's signatures.
 //!   Scalar code only (no vectoriser, no unwind tables): the NVPTX back end takes the IR once
-//!   its x86 attributes are stripped.
+//!   its x86 attributes are stripped. No type-based alias tags (`-fno-strict-aliasing`): the
+//!   helpers touch the user's variables through their own C types.
 use std::process::Command;
 
 fn main() {
@@ -47,6 +48,10 @@ fn build_device_c(prefix: &str, name: &str) {
     let status = Command::new(&clang)
         .args(["-target", &target, "-O2", "-c", "-emit-llvm", "-fmath-errno", "-fno-vectorize", "-fno-slp-vectorize"])
         .args(["-fno-unwind-tables", "-fno-asynchronous-unwind-tables", "-fno-stack-protector", "-Wall", "-Werror"])
+        // These functions read and write the user's variables, whose C types may differ from
+        // theirs (a `long` reduced by the `long long` helper): type-based alias tags would
+        // let the optimiser assume the two never alias (a reduction kept a stale value).
+        .arg("-fno-strict-aliasing")
         .arg(&src)
         .arg("-o")
         .arg(&out)

@@ -34,24 +34,24 @@ define i64 @__acc_vector_length() #0 {
   ret i64 %v
 }
 
-define void @__acc_sync_gang() #0 {
+define void @__acc_sync_gang() #3 {
   call void @__accemu_sync_gang()
   ret void
 }
 
-define void @__acc_sync_worker() #0 {
+define void @__acc_sync_worker() #3 {
   call void @__accemu_sync_worker()
   ret void
 }
 
 ; Warp shuffles: the runtime exchanges the values of the 32 threads of the caller's warp
 ; (linear thread order, vector fastest), suspending the fiber until its warp has arrived.
-define i32 @__acc_shfl_down(i32 %v, i32 %delta) #0 {
+define i32 @__acc_shfl_down(i32 %v, i32 %delta) #3 {
   %r = call i32 @__accemu_shfl_down(i32 %v, i32 %delta)
   ret i32 %r
 }
 
-define i32 @__acc_shfl_idx(i32 %v, i32 %src) #0 {
+define i32 @__acc_shfl_idx(i32 %v, i32 %src) #3 {
   %r = call i32 @__accemu_shfl_idx(i32 %v, i32 %src)
   ret i32 %r
 }
@@ -63,7 +63,7 @@ define void @__acc_emu_yield() #0 {
   ret void
 }
 
-define i32 @__acc_warp_redux(i32 %v, i32 %op) #0 {
+define i32 @__acc_warp_redux(i32 %v, i32 %op) #3 {
   %r = call i32 @__accemu_warp_redux(i32 %v, i32 %op)
   ret i32 %r
 }
@@ -92,3 +92,6 @@ attributes #0 = { alwaysinline nounwind }
 ; the scheduler sets before resuming a fiber.
 attributes #1 = { nounwind willreturn memory(none) }
 attributes #2 = { nounwind }
+; Barriers and warp operations: reached by the threads they involve together, so the
+; optimiser must not move them across control flow (CUDA's are convergent too).
+attributes #3 = { alwaysinline convergent nounwind }

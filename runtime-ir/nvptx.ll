@@ -49,7 +49,7 @@ define i64 @__acc_vector_length() #0 {
 
 ; Every thread of the gang (block barrier `bar.sync 0`). Called only where control flow is
 ; uniform across the block.
-define void @__acc_sync_gang() #0 {
+define void @__acc_sync_gang() #3 {
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   ret void
 }
@@ -61,7 +61,7 @@ define void @__acc_sync_gang() #0 {
 ; longer vectors, but a barrier id in a register makes ptxas reserve all 16 of the block's
 ; barriers, and that limits how many blocks a multiprocessor holds: a worker-vector
 ; reduction (matmul with an inner vector reduction) ran 3.8x slower on the H100.
-define void @__acc_sync_worker() #0 {
+define void @__acc_sync_worker() #3 {
   call void @llvm.nvvm.bar.warp.sync(i32 -1)
   ret void
 }
@@ -89,14 +89,14 @@ define internal i32 @__acc_warp_mask() #0 {
 
 ; %v of lane lane+%delta of the caller's warp; the caller's own %v when lane+%delta >= 32
 ; (unspecified when that lane does not exist in a partial warp).
-define i32 @__acc_shfl_down(i32 %v, i32 %delta) #0 {
+define i32 @__acc_shfl_down(i32 %v, i32 %delta) #3 {
   %mask = call i32 @__acc_warp_mask()
   %r = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %mask, i32 %v, i32 %delta, i32 31)
   ret i32 %r
 }
 
 ; %v of lane %src (0..31) of the caller's warp (unspecified when that lane does not exist).
-define i32 @__acc_shfl_idx(i32 %v, i32 %src) #0 {
+define i32 @__acc_shfl_idx(i32 %v, i32 %src) #3 {
   %mask = call i32 @__acc_warp_mask()
   %r = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %mask, i32 %v, i32 %src, i32 31)
   ret i32 %r
@@ -116,7 +116,7 @@ define i32 @__acc_warp_redux_available() #0 {
   ret i32 %r
 }
 
-define i32 @__acc_warp_redux(i32 %v, i32 %op) #0 {
+define i32 @__acc_warp_redux(i32 %v, i32 %op) #3 {
 entry:
   %mask = call i32 @__acc_warp_mask()
   switch i32 %op, label %xor [
@@ -175,3 +175,6 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.y()
 
 attributes #0 = { alwaysinline nounwind }
+; Barriers and warp operations: reached by the threads they involve together, so the
+; optimiser must not move them across control flow (CUDA's are convergent too).
+attributes #3 = { alwaysinline convergent nounwind }

@@ -44,7 +44,13 @@
 #include <string.h>
 
 #define SHARED __attribute__((address_space(3)))
-#define INLINE static inline __attribute__((always_inline))
+/* Barriers and warp operations must be reached by the threads they involve together: the
+ * optimiser must not sink a shuffle into the branch that uses its result, or copy a barrier
+ * into both sides of a branch. The device runtime's functions and every helper that calls
+ * them are `convergent`, as CUDA's are (this file is compiled for the host, where that is
+ * not the default). */
+#define CONVERGENT __attribute__((convergent))
+#define INLINE static inline __attribute__((always_inline)) CONVERGENT
 #define SLOT_BYTES 16
 #define BLOCK_SLOT 48
 #define FLAG_SLOT 49
@@ -56,12 +62,12 @@ long long __acc_worker_id(void);
 long long __acc_num_workers(void);
 long long __acc_vector_id(void);
 long long __acc_vector_length(void);
-void __acc_sync_gang(void);
-void __acc_sync_worker(void);
-int __acc_shfl_down(int v, int delta);
-int __acc_shfl_idx(int v, int src);
+CONVERGENT void __acc_sync_gang(void);
+CONVERGENT void __acc_sync_worker(void);
+CONVERGENT int __acc_shfl_down(int v, int delta);
+CONVERGENT int __acc_shfl_idx(int v, int src);
 int __acc_warp_redux_available(void);
-int __acc_warp_redux(int v, int op);
+CONVERGENT int __acc_warp_redux(int v, int op);
 
 /* redux.sync's operation for (operator, class of type), -1 for none: S32 and U32 are the
  * signed and unsigned integer types of at most 32 bits (widened to 32 for the warp), NO
@@ -194,16 +200,16 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
     for (long long e = 0; e < n; e++) acc[e] = op_##OP##_##TY(acc[e], v[e]);                 \
   }                                                                                          \
   /* A worker is one warp (the runtime launches worker-syncing kernels so): no barrier. */  \
-  void __acc_red_worker_##OP##_##TY(T *v, long long n, SHARED char *smem) {                  \
+  CONVERGENT void __acc_red_worker_##OP##_##TY(T *v, long long n, SHARED char *smem) {                  \
     (void)smem;                                                                              \
     int lane = (int)thread_in_gang() & 31;                                                   \
     for (long long e = 0; e < n; e++) v[e] = all_##OP##_##TY(v[e], lane, 32);                \
   }                                                                                          \
-  void __acc_red_block_##OP##_##TY(T *v, long long n, SHARED char *smem, int lane0_only) {   \
+  CONVERGENT void __acc_red_block_##OP##_##TY(T *v, long long n, SHARED char *smem, int lane0_only) {   \
     for (long long e = 0; e < n; e++) v[e] = block1_##OP##_##TY(v[e], smem, lane0_only);     \
   }                                                                                          \
   /* Partials of element e of gang g at slot (index + e) * gangs + g after the counters. */ \
-  void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, long long n, char *scratch,         \
+  CONVERGENT void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, long long n, char *scratch,         \
                                    long long nvars, long long index, SHARED char *smem) {    \
     long long g = __acc_gang_id(), ng = __acc_num_gangs();                                   \
     long long t = thread_in_gang(), nt = __acc_vector_length() * __acc_num_workers();        \

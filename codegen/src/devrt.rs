@@ -51,7 +51,11 @@ pub fn sync<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, scope: Scope) -> Value<'ct
         Scope::Gang => SYNC_GANG,
         Scope::Worker => SYNC_WORKER,
     };
-    b.call(m.get_or_add_function(name, ctx.fn_type(ctx.void(), &[], false)), &[], "")
+    let f = m.get_or_add_function(name, ctx.fn_type(ctx.void(), &[], false));
+    // Every thread of the scope reaches the same sync: no pass may move it across control
+    // flow (the runtime-ir definitions say so too).
+    f.add_fn_enum_attr("convergent");
+    b.call(f, &[], "")
 }
 
 /// The scope of a call to a sync function, if `i` is one.
