@@ -10,40 +10,46 @@
 enum { NI = 33, NK = 7 };
 
 int main(void) {
-  long h3[NI * NK];
-  for (int i = 0; i < NI * NK; i++) h3[i] = i % 5;
-  long hist[3] = {3, 17, 14};
-  unsigned long uh[2] = {1, 2};
-  char ch = 1;
-  long want0 = 3, h3w[NI * NK];
-  unsigned long uw0 = 1;
-  char cw = 1;
-  for (int i = 0; i < NI * NK; i++) h3w[i] = h3[i];
-  for (int i = 0; i < NI; i++) {
-    unsigned long long r = 4;
-    for (int k = 0; k < NK; k++) {
-      want0 += 23L + i + k;
-      uw0 += (unsigned long)(i ^ k);
-      cw = (char)(cw + (i + k) % 3);
-      r += (unsigned long long)h3w[i * NK + 1];
+  /* The kernel of build/exp4/m.c, which gave 10913511908841 for hist4[0] on the H100 before. */
+  long h3[NI * NK], h3w[NI * NK];
+  for (int i = 0; i < NI * NK; i++) h3[i] = h3w[i] = i % 5;
+  long hist4[3] = {3, 17, 14};
+  long w0 = 3;
+  for (int i8 = 0; i8 < NI; i8++) {
+    unsigned long long r7 = 4;
+    for (int k9 = 0; k9 < NK; k9++) {
+      w0 += 23L + i8 + k9;
+      r7 = r7 + (unsigned long long)(h3w[i8 * NK + 1]);
     }
-    h3w[i * NK] = (long)(r % 997);
+    h3w[i8 * NK] = (long)(r7 % 997);
   }
-#pragma acc parallel loop gang reduction(+:hist, uh, ch) copy(h3[0:NI * NK])
+#pragma acc parallel loop gang reduction(+:hist4) copy(h3[0:NI * NK])
+  for (int i8 = 0; i8 < NI; i8++) {
+    unsigned long long r7 = 4;
+#pragma acc loop vector reduction(+:r7)
+    for (int k9 = 0; k9 < NK; k9++) {
+      hist4[0] = (long)(23L + i8 + k9) + hist4[0];
+      r7 = r7 + (unsigned long long)(h3[i8 * NK + 1]);
+    }
+    h3[i8 * NK] = (long)(r7 % 997);
+  }
+  CHECK(hist4[0] == w0 && hist4[1] == 17 && hist4[2] == 14, "long hist4: %ld %ld %ld, want %ld 17 14", hist4[0], hist4[1], hist4[2], w0);
+  for (int i = 0; i < NI * NK; i++) CHECK(h3[i] == h3w[i], "h3[%d]: %ld, want %ld", i, h3[i], h3w[i]);
+
+  /* The same shape with unsigned long and plain char. */
+  unsigned long uh[2] = {1, 2}, uw0 = 1;
+  char ch = 1, cw = 1;
+  for (int i = 0; i < NI; i++)
+    for (int k = 0; k < NK; k++) uw0 += (unsigned long)(i ^ k), cw = (char)(cw + (i + k) % 3);
+#pragma acc parallel loop gang reduction(+:uh, ch)
   for (int i = 0; i < NI; i++) {
-    unsigned long long r = 4;
-#pragma acc loop vector reduction(+:r)
+#pragma acc loop vector
     for (int k = 0; k < NK; k++) {
-      hist[0] = (long)(23L + i + k) + hist[0];
       uh[0] += (unsigned long)(i ^ k);
       ch = (char)(ch + (i + k) % 3);
-      r = r + (unsigned long long)h3[i * NK + 1];
     }
-    h3[i * NK] = (long)(r % 997);
   }
-  CHECK(hist[0] == want0 && hist[1] == 17 && hist[2] == 14, "long hist: %ld %ld %ld, want %ld 17 14", hist[0], hist[1], hist[2], want0);
   CHECK(uh[0] == uw0 && uh[1] == 2, "unsigned long: %lu %lu, want %lu 2", uh[0], uh[1], uw0);
   CHECK(ch == cw, "char: %d, want %d", ch, cw);
-  for (int i = 0; i < NI * NK; i++) CHECK(h3[i] == h3w[i], "h3[%d]: %ld, want %ld", i, h3[i], h3w[i]);
   return e2e_finish();
 }
