@@ -395,44 +395,115 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         summary.gang_vars = index;
     }
 
-    // Per loop: the private copy, the tree, the combine into the enclosing copy.
-    let mut copies: Vec<HashMap<Value, Value>> = vec![HashMap::new(); loops.len()];
+    // Sites: one per partitioned loop and variable it reduces, in program order.
+    let mut sites: Vec<(usize, Item<Value>)> = Vec::new();
     for (i, (l, items)) in loops.iter().zip(&applied).enumerate() {
-        if l.levels.is_seq() {
-            continue;
-        }
-        for it in items {
-            let outer = enclosing_copy(i, it.key, loops, &copies).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
-            let red = alloca(copy_type(m, it), &format!("{}.red", it.text));
-            let reg = &regions[i];
-            outer.replace_uses_where(red, |u| reg.contains(u));
-            let n = ctx.i64().const_int(it.shape.n);
-            b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
-            b.call(helper("identity", it.op, it.ty)?, &[at(&b, red, it), n], "");
-            b.position_before(l.end);
-            let within = within_gang(l.levels);
-            match within {
-                Within::Nothing => {}
-                Within::Worker => {
-                    b.call(helper("worker", it.op, it.ty)?, &[at(&b, red, it), n, smem], "");
-                    summary.worker_sync = true;
-                }
-                Within::Gang { lane0_only } => {
-                    b.call(helper("block", it.op, it.ty)?, &[at(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
-                }
-            }
-            // Into the copy around the loop: every thread into its own, lane 0 alone into one
-            // the lanes share (guard.rs treats this call as the store it is).
-            b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
-            copies[i].insert(it.key, red);
-            let how = match within {
-                Within::Nothing => within.describe().to_string(),
-                _ => format!("{}, {}", within.describe(), warp_step(it.op, it.ty)),
-            };
-            summary.report.push(format!("{}: reduction({}:{}) over {}: {how}", l.loc, it.op.symbol(), it.text, l.levels.describe()));
+        if !l.levels.is_seq() {
+            sites.extend(items.iter().map(|it| (i, it.clone())));
         }
     }
+    let site_parent = |s: usize| -> Option<usize> {
+        let (i, it) = &sites[s];
+        let mut p = loops[*i].parent;
+        while let Some(j) = p {
+            if let Some(k) = sites.iter().position(|(l, o)| *l == j && o.key == it.key) {
+                return Some(k);
+            }
+            p = loops[j].parent;
+        }
+        None
+    };
+    let nodes: Vec<SiteNode> = (0..sites.len())
+        .map(|s| {
+            let (i, it) = &sites[s];
+            let children: Vec<usize> = (0..sites.len()).filter(|&c| site_parent(c) == Some(s)).collect();
+            let current = base.get(&it.key).copied().unwrap_or(it.key);
+            let only_in_children = !children.is_empty()
+                && current.users().into_iter().filter(|u| regions[*i].contains(*u)).all(|u| children.iter().any(|&c| regions[sites[c].0].contains(u)));
+            SiteNode { parent: site_parent(s), levels: loops[*i].levels, only_in_children }
+        })
+        .collect();
+    let trees = plan_trees(&nodes);
+
+    // Per site: the private copy, the tree (unless the enclosing site's does it), the
+    // combine into the enclosing copy.
+    let mut copies: Vec<HashMap<Value, Value>> = vec![HashMap::new(); loops.len()];
+    for ((i, it), tree) in sites.iter().zip(&trees) {
+        let (i, l) = (*i, &loops[*i]);
+        let outer = enclosing_copy(i, it.key, loops, &copies).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
+        let red = alloca(copy_type(m, it), &format!("{}.red", it.text));
+        let reg = &regions[i];
+        outer.replace_uses_where(red, |u| reg.contains(u));
+        let n = ctx.i64().const_int(it.shape.n);
+        b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
+        b.call(helper("identity", it.op, it.ty)?, &[at(&b, red, it), n], "");
+        b.position_before(l.end);
+        let within = match tree {
+            Tree::Deferred => Within::Nothing,
+            Tree::Over(levels) => within_gang(*levels),
+        };
+        match within {
+            Within::Nothing => {}
+            Within::Worker => {
+                b.call(helper("worker", it.op, it.ty)?, &[at(&b, red, it), n, smem], "");
+                summary.worker_sync = true;
+            }
+            Within::Gang { lane0_only } => {
+                b.call(helper("block", it.op, it.ty)?, &[at(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
+            }
+        }
+        // Into the copy around the loop: every thread into its own, lane 0 alone into one
+        // the lanes share (guard.rs treats this call as the store it is).
+        b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
+        copies[i].insert(it.key, red);
+        let how = match (tree, within) {
+            (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
+            (Tree::Over(lv), Within::Nothing) if *lv == l.levels => within.describe().to_string(),
+            (Tree::Over(lv), _) if *lv != l.levels => format!("{} over {} (the inner loops' trees deferred here), {}", within.describe(), lv.describe(), warp_step(it.op, it.ty)),
+            _ => format!("{}, {}", within.describe(), warp_step(it.op, it.ty)),
+        };
+        summary.report.push(format!("{}: reduction({}:{}) over {}: {how}", l.loc, it.op.symbol(), it.text, l.levels.describe()));
+    }
     Ok(summary)
+}
+
+/// One site (a partitioned loop and a variable it reduces) for `plan_trees`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SiteNode {
+    /// The nearest enclosing site of the same variable.
+    pub parent: Option<usize>,
+    /// The loop's effective levels.
+    pub levels: Levels,
+    /// The loop's body uses the variable only inside its child sites' loops: nothing reads
+    /// the combined value between them.
+    pub only_in_children: bool,
+}
+
+/// Where a site's copies are combined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tree {
+    /// Not here: each thread adds its partial to its copy of the enclosing site, whose tree
+    /// covers this loop's levels too.
+    Deferred,
+    /// A tree over these levels (the loop's own and those of the trees deferred to it).
+    Over(Levels),
+}
+
+/// The seeds' nested reduction (OpenUH §5): when an enclosing loop only accumulates an
+/// inner loop's result, the inner loop needs no tree of its own at each of its ends; one tree
+/// at the enclosing loop's end, over the levels of both, combines every thread's partial
+/// (a gang-worker-vector nest: one gang tree per kernel instead of one per row).
+pub fn plan_trees(sites: &[SiteNode]) -> Vec<Tree> {
+    let deferred: Vec<bool> = sites.iter().map(|s| s.parent.is_some_and(|p| sites[p].only_in_children)).collect();
+    let mut levels: Vec<Levels> = sites.iter().map(|s| s.levels).collect();
+    // Children come after their parents: fold them in from the end.
+    for c in (0..sites.len()).rev() {
+        if let (true, Some(p)) = (deferred[c], sites[c].parent) {
+            let l = levels[c];
+            levels[p] = Levels { gang: levels[p].gang || l.gang, worker: levels[p].worker || l.worker, vector: levels[p].vector || l.vector };
+        }
+    }
+    (0..sites.len()).map(|s| if deferred[s] { Tree::Deferred } else { Tree::Over(levels[s]) }).collect()
 }
 
 /// The private copy of `key` of the nearest enclosing loop that reduces it.
@@ -661,6 +732,25 @@ mod tests {
         assert_eq!(warp_step(ReductionOp::Mul, ReductionType::U16), "shuffles per warp");
         assert_eq!(warp_step(ReductionOp::Add, ReductionType::I64), "shuffles per warp");
         assert_eq!(warp_step(ReductionOp::Add, ReductionType::F32), "shuffles per warp");
+    }
+
+    #[test]
+    fn nested_trees_move_to_the_outermost_loop_that_only_accumulates() {
+        let l = |gang, worker, vector| Levels { gang, worker, vector };
+        // gang { worker { vector { s += } } }, s used only inside the inner loops.
+        let nest = [
+            SiteNode { parent: None, levels: l(true, false, false), only_in_children: true },
+            SiteNode { parent: Some(0), levels: l(false, true, false), only_in_children: true },
+            SiteNode { parent: Some(1), levels: l(false, false, true), only_in_children: false },
+        ];
+        assert_eq!(plan_trees(&nest), vec![Tree::Over(l(true, true, true)), Tree::Deferred, Tree::Deferred]);
+        // The worker body reads s between (stores it): the vector tree stays, the worker's
+        // tree is deferred to the gang loop.
+        let read = [nest[0], SiteNode { only_in_children: false, ..nest[1] }, nest[2]];
+        assert_eq!(plan_trees(&read), vec![Tree::Over(l(true, true, false)), Tree::Deferred, Tree::Over(l(false, false, true))]);
+        // Nothing deferred: every loop its own tree.
+        let none: Vec<SiteNode> = nest.iter().map(|n| SiteNode { only_in_children: false, ..*n }).collect();
+        assert_eq!(plan_trees(&none), vec![Tree::Over(l(true, false, false)), Tree::Over(l(false, true, false)), Tree::Over(l(false, false, true))]);
     }
 
     #[test]

@@ -44,24 +44,22 @@ double gang_sum(int n, const double *a) {
 }
 
 // Worker loop around a vector loop, the clause written once on the worker loop (OpenUH's
-// placement): the vector loop gets its own copy and a worker tree (a named barrier per
-// worker), the worker loop a gang tree over lane 0 of each worker; nothing across gangs
-// (`mx` is private to each gang iteration).
+// placement): the vector loop gets its own copy, and since the worker loop's body only
+// accumulates it, no tree of its own: one gang tree at the worker loop's end combines every
+// thread's partial (OpenUH's nested reduction); nothing across gangs (`mx` is private to
+// each gang iteration).
 // IR-LABEL: define internal void @__accemu.kernel.row_max_l{{[0-9]+}}(
-// IR-DAG: call void @__acc_red_worker_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem)
-// IR-DAG: call void @__acc_red_block_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem, i32 1)
+// IR-NOT: __acc_red_worker
+// IR: call void @__acc_red_block_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem, i32 0)
 // IR-NOT: __acc_red_gang
 // IR: ret void
 //
-// INFO: structure.c:[[@LINE+19]]:9: reduction(max:mx) over worker: gang tree over lane 0 of each worker (a partial per warp in shared memory), redux.sync per warp from sm_80, shuffles before
-// INFO: structure.c:[[@LINE+20]]:9: reduction(max:mx) over vector: worker tree (a worker is one warp), redux.sync per warp from sm_80, shuffles before
+// INFO: structure.c:[[@LINE+16]]:9: reduction(max:mx) over worker: gang tree (a partial per warp in shared memory) over worker vector (the inner loops' trees deferred here), redux.sync per warp from sm_80, shuffles before
+// INFO: structure.c:[[@LINE+17]]:9: reduction(max:mx) over vector: each thread's partial goes to the enclosing loop's tree
 //
-// A worker is one warp: the worker tree needs no barrier, and no barrier id lives in a
-// register (ptxas would reserve all 16 of the block's barriers). A 32-bit integer `max`
-// is one redux.sync per warp on sm_80 and later (SM70 below: shuffles instead).
+// A 32-bit integer `max` is one redux.sync per warp on sm_80 and later (shuffles on sm_70).
 // PTX-LABEL: .entry row_max_l{{[0-9]+}}(
 // PTX: redux.sync.max.s32
-// PTX-NOT: bar.sync {{%r[0-9]+}}
 // PTX-NOT: atom.global
 // PTX: ret;
 // SM70-LABEL: .entry row_max_l{{[0-9]+}}(
@@ -78,5 +76,29 @@ void row_max(int n, int m, const int *a, int *out) {
       for (int j = 0; j < m; j++) mx = a[i * m + j] > mx ? a[i * m + j] : mx;
     }
     out[i] = mx;
+  }
+}
+
+// A vector reduction whose result the worker body stores: a worker tree at each of its
+// ends. A worker is one warp: the tree needs no barrier, and no barrier id lives in a
+// register (ptxas would reserve all 16 of the block's barriers).
+// IR-LABEL: define internal void @__accemu.kernel.row_max_each_l{{[0-9]+}}(
+// IR: call void @__acc_red_worker_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem)
+// IR: ret void
+// INFO: structure.c:[[@LINE+11]]:9: reduction(max:mx) over vector: worker tree (a worker is one warp), redux.sync per warp from sm_80, shuffles before
+// PTX-LABEL: .entry row_max_each_l{{[0-9]+}}(
+// PTX: redux.sync.max.s32
+// PTX-NOT: bar.sync {{%r[0-9]+}}
+// PTX: ret;
+void row_max_each(int n, int m, const int *a, int *out) {
+#pragma acc parallel loop gang num_workers(4) vector_length(64) copyin(a[0:n*m]) copyout(out[0:n*4])
+  for (int i = 0; i < n; i++) {
+#pragma acc loop worker
+    for (int k = 0; k < 4; k++) {
+      int mx = -1;
+#pragma acc loop vector reduction(max:mx)
+      for (int j = 0; j < m; j++) mx = a[i * m + j] * (k + 1) > mx ? a[i * m + j] * (k + 1) : mx;
+      out[i * 4 + k] = mx;
+    }
   }
 }
