@@ -206,7 +206,8 @@ impl<'ctx> FunctionCfg<'ctx> {
         tree_dominates(&self.post_idom, self.index[&a], self.index[&b])
     }
 
-    fn same_block_before(a: Value<'ctx>, b: Value<'ctx>) -> bool {
+    /// `a` comes before `b` (or is `b`) in their common block.
+    pub fn same_block_before(a: Value<'ctx>, b: Value<'ctx>) -> bool {
         let mut cur = Some(a);
         while let Some(i) = cur {
             if i == b {

@@ -253,12 +253,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         .into_iter()
         .filter(|d| d.kind == DirectiveKind::Loop)
         .collect();
-    let mut all: Vec<LoopSource> = Vec::new();
-    if let DirectiveKind::Compute { combined_loop: true, .. } = r.directive.kind {
-        // The combined construct's loop part: the loop right after the region entry.
-        all.push(LoopSource::Combined);
-    }
-    all.extend(loops.iter().map(LoopSource::Directive));
+    let all = loop_sources(&r.directive, &loops);
     let descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
     let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
         crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
@@ -403,6 +398,17 @@ fn mark_private_clauses<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>, loops: &[Direc
             }
         }
     }
+}
+
+/// The loops of compute region `region` in program order: a combined construct's loop part
+/// (the loop right after the region entry) first, then its `loop` directives.
+pub(crate) fn loop_sources<'ctx, 'a>(region: &Directive<'ctx>, loops: &'a [Directive<'ctx>]) -> Vec<LoopSource<'ctx, 'a>> {
+    let mut all = Vec::new();
+    if let DirectiveKind::Compute { combined_loop: true, .. } = region.kind {
+        all.push(LoopSource::Combined);
+    }
+    all.extend(loops.iter().map(LoopSource::Directive));
+    all
 }
 
 pub(crate) enum LoopSource<'ctx, 'a> {

@@ -84,7 +84,17 @@ pub fn link_libm<'ctx>(dev: Module<'ctx>) -> Result<()> {
     if !calls_library {
         return Ok(());
     }
-    let lib = dev.context().parse_bitcode(LIBM_BC, "runtime-ir/libm.c").map_err(|e| AccError::internal(format!("runtime-ir/libm.c does not parse: {e}")))?;
+    link_host_c(dev, LIBM_BC, "runtime-ir/libm.c", LLVMLinkage::LLVMWeakAnyLinkage)?;
+    // libm.c's own intrinsic calls, the same way.
+    lower_intrinsics(dev);
+    Ok(())
+}
+
+/// Links one of runtime-ir's C files (`bitcode`, built for the host ABI by build.rs) into
+/// `dev`: with the device module's triple and layout, without the host CPU's attributes, its
+/// definitions with `linkage`. libm.c's and reduce.c's way into device code.
+pub fn link_host_c<'ctx>(dev: Module<'ctx>, bitcode: &[u8], file: &str, linkage: LLVMLinkage) -> Result<()> {
+    let lib = dev.context().parse_bitcode(bitcode, file).map_err(|e| AccError::internal(format!("{file} does not parse: {e}")))?;
     lib.handle().set_triple(&dev.triple());
     lib.handle().set_data_layout(&dev.data_layout());
     for f in lib.handle().functions() {
@@ -94,13 +104,10 @@ pub fn link_libm<'ctx>(dev: Module<'ctx>) -> Result<()> {
         }
         if !f.is_declaration() {
             f.remove_fn_enum_attr("uwtable");
-            f.set_linkage(LLVMLinkage::LLVMWeakAnyLinkage);
+            f.set_linkage(linkage);
         }
     }
-    dev.link(lib).map_err(AccError::internal)?;
-    // libm.c's own intrinsic calls, the same way.
-    lower_intrinsics(dev);
-    Ok(())
+    dev.link(lib).map_err(AccError::internal)
 }
 
 /// Replaces every call to an intrinsic in `lowering`'s table by its C function.

@@ -118,10 +118,6 @@ fn partitioned_loops<'ctx>(cfg: &FunctionCfg<'ctx>, loops: &[(Block<'ctx>, Level
         .collect()
 }
 
-fn union(a: Levels, b: Levels) -> Levels {
-    Levels { gang: a.gang || b.gang, worker: a.worker || b.worker, vector: a.vector || b.vector }
-}
-
 /// Guards the kernel `k`; `loops` are (header, effective levels) of its partitioned loops;
 /// `shared_arrays`: some private arrays live in shared memory (privatize.rs), so the lanes
 /// of one gang reuse them from one iteration of an enclosing loop to the next.
@@ -131,7 +127,7 @@ pub fn guard_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
     let by_lane = values_computed_from(k, &[devrt::VECTOR_ID, devrt::WORKER_ID]);
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
-    let cov = |n: usize| plo.iter().filter(|l| l.body.contains(&n)).fold(Levels::NONE, |a, l| union(a, l.levels));
+    let cov = |n: usize| plo.iter().filter(|l| l.body.contains(&n)).fold(Levels::NONE, |a, l| a.union(l.levels));
     let in_any_loop: HashSet<usize> = cfg.loops().iter().flat_map(|l| l.body.iter().copied()).collect();
     let after_partitioned = reachable_from(&cfg.graph.succ, plo.iter().map(|l| l.header));
 
@@ -179,7 +175,7 @@ fn sync_loop_exits<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>,
     for l in plo.iter().filter(|l| !l.levels.gang) {
         let around: Vec<&PLoop> = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).collect();
         let enclosing = around.iter().min_by_key(|e| e.body.len());
-        let outer = around.iter().fold(Levels::NONE, |a, e| union(a, e.levels));
+        let outer = around.iter().fold(Levels::NONE, |a, e| a.union(e.levels));
         let scope = if outer.worker { Scope::Worker } else { Scope::Gang };
         let stop = |n: usize| match enclosing {
             Some(e) => (n == e.header && !shared_arrays) || !e.body.contains(&n),

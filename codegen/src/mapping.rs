@@ -25,7 +25,7 @@ impl Levels {
     pub fn is_seq(self) -> bool {
         self == Levels::NONE
     }
-    fn union(self, o: Levels) -> Levels {
+    pub fn union(self, o: Levels) -> Levels {
         Levels { gang: self.gang || o.gang, worker: self.worker || o.worker, vector: self.vector || o.vector }
     }
     /// The innermost level used (0 none, 1 gang, 2 worker, 3 vector).

@@ -79,8 +79,11 @@ impl<'ctx> Outlined<'ctx> {
 /// outlined before this one (their headers read what they capture).
 pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(DataKind, Var<'ctx>)], loops: &[Directive<'ctx>], earlier: &[Outlined<'ctx>]) -> Result<Outlined<'ctx>> {
     let ctx = m.context();
-    // A pointer section a reduction combines across gangs is `copy` (reduction.rs).
-    let implied = crate::reduction::with_implied_copies(d, loops, &FunctionCfg::new(d.function));
+    // Reductions combined across gangs, read before the region is split off: their variables
+    // are `copy` (capture.rs), a pointer section gets a `copy` clause (reduction.rs).
+    let gang_items = crate::reduction::gang_level_items(d, loops, &FunctionCfg::new(d.function));
+    let mut implied = d.clone();
+    implied.clauses.extend(crate::reduction::implied_copies(&gang_items));
     let d = &implied;
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));
@@ -120,7 +123,7 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
     let default_present = d.has(|c| matches!(c, Clause::Default(s) if s == "present"));
     let cfg = FunctionCfg::new(d.function);
     let loop_vars = loop_variables(&cfg, d, loops);
-    let gang_reduced = crate::reduction::gang_level_variables(d, loops, &cfg);
+    let gang_reduced: HashSet<Value> = gang_items.iter().map(|r| strip(r.var.base)).collect();
     let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
     let mut captures = Vec::new();

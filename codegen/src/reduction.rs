@@ -209,26 +209,17 @@ pub struct LoopInput<'ctx> {
 pub struct Summary {
     /// Variables combined across gangs (the runtime's `reduce_vars`).
     pub gang_vars: u64,
-    /// A worker tree is used (`__acc_sync_worker` inside the helpers).
+    /// A worker tree is used: it needs workers of one warp (`ACCRT_KERNEL_WORKER_SYNC`).
     pub worker_sync: bool,
     /// One line per reduction for `ACCC_INFO`.
     pub report: Vec<String>,
 }
 
-/// Links reduce.c's helpers into `m` (the device module, before the emulator's copy).
+/// Links reduce.c's helpers into `m` (the device module, before the emulator's copy). They
+/// stay external until `drop_unused_helpers` (the linker would not copy internal functions
+/// nothing calls yet).
 pub fn link_helpers<'ctx>(m: Module<'ctx>) -> Result<()> {
-    let lib = m.context().parse_bitcode(HELPERS_BC, "runtime-ir/reduce.c").map_err(|e| AccError::internal(format!("runtime-ir/reduce.c does not parse: {e}")))?;
-    lib.handle().set_triple(&m.triple());
-    lib.handle().set_data_layout(&m.data_layout());
-    for f in lib.handle().functions() {
-        for attr in ["target-cpu", "target-features", "tune-cpu"] {
-            f.remove_fn_string_attr(attr);
-        }
-        if !f.is_declaration() {
-            f.remove_fn_enum_attr("uwtable");
-        }
-    }
-    m.link(lib).map_err(AccError::internal)
+    crate::devmath::link_host_c(m, HELPERS_BC, "runtime-ir/reduce.c", llvm_sys::LLVMLinkage::LLVMExternalLinkage)
 }
 
 /// After every kernel is planned: the helpers no kernel calls go (the emulator's copy and
@@ -285,23 +276,14 @@ impl<'ctx> Region<'ctx> {
 
     /// Whether instruction `i` lies between the begin and the end.
     fn contains(&self, i: Value<'ctx>) -> bool {
-        if !i.is_instruction() {
+        use crate::cfg::FunctionCfg;
+        if !i.is_instruction() || !self.blocks.contains(&i.parent_block()) {
             return false;
         }
         let b = i.parent_block();
-        if !self.blocks.contains(&b) {
-            return false;
-        }
-        let order = b.instructions();
-        let pos = |x: Value<'ctx>| order.iter().position(|o| *o == x);
-        let at = pos(i);
-        if b == self.begin.parent_block() && at <= pos(self.begin) {
-            return false;
-        }
-        if b == self.end.parent_block() && at >= pos(self.end) {
-            return false;
-        }
-        true
+        let after_begin = b != self.begin.parent_block() || (i != self.begin && FunctionCfg::same_block_before(self.begin, i));
+        let before_end = b != self.end.parent_block() || (i != self.end && FunctionCfg::same_block_before(i, self.end));
+        after_begin && before_end
     }
 }
 
@@ -323,19 +305,20 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let item = |r: &Reduction<'ctx>| Item { key: key_of(k, r.var.base), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
     let regions: Vec<Region> = loops.iter().map(|l| Region::new(l.begin, l.end)).collect();
     let construct_items: Vec<Item<Value>> = dedup(construct.iter().map(item).collect());
-    let mut keys: Vec<Value> = construct_items.iter().map(|i| i.key).collect();
-    keys.extend(loops.iter().flat_map(|l| l.items.iter().map(|r| key_of(k, r.var.base))));
-    let nodes: Vec<LoopNode<Value>> = loops
+    let loop_items: Vec<Vec<Item<Value>>> = loops.iter().map(|l| l.items.iter().map(item).collect()).collect();
+    let keys: Vec<Value> = construct_items.iter().chain(loop_items.iter().flatten()).map(|i| i.key).collect();
+    let loop_nodes: Vec<LoopNode<Value>> = loops
         .iter()
         .zip(&regions)
-        .map(|(l, reg)| LoopNode {
-            explicit: l.items.iter().map(item).collect(),
+        .zip(loop_items)
+        .map(|((l, reg), explicit)| LoopNode {
+            explicit,
             parent: l.parent,
             uses: keys.iter().copied().filter(|key| key.users().into_iter().any(|u| reg.contains(u))).collect(),
             private: l.private.iter().map(|p| strip(*p)).collect(),
         })
         .collect();
-    let applied = propagate(&construct_items, &nodes).map_err(|(i, msg)| AccError::user(&loops[i].loc, msg))?;
+    let applied = propagate(&construct_items, &loop_nodes).map_err(|(i, msg)| AccError::user(&loops[i].loc, msg))?;
 
     let ctx = m.context();
     let smem = shared_buffer(m);
@@ -402,35 +385,40 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             sites.extend(items.iter().map(|it| (i, it.clone())));
         }
     }
-    let site_parent = |s: usize| -> Option<usize> {
-        let (i, it) = &sites[s];
-        let mut p = loops[*i].parent;
-        while let Some(j) = p {
-            if let Some(k) = sites.iter().position(|(l, o)| *l == j && o.key == it.key) {
-                return Some(k);
+    // The nearest enclosing site of the same variable.
+    let parents: Vec<Option<usize>> = sites
+        .iter()
+        .map(|(i, it)| {
+            let mut p = loops[*i].parent;
+            while let Some(j) = p {
+                if let Some(k) = sites.iter().position(|(l, o)| *l == j && o.key == it.key) {
+                    return Some(k);
+                }
+                p = loops[j].parent;
             }
-            p = loops[j].parent;
-        }
-        None
-    };
-    let nodes: Vec<SiteNode> = (0..sites.len())
-        .map(|s| {
-            let (i, it) = &sites[s];
-            let children: Vec<usize> = (0..sites.len()).filter(|&c| site_parent(c) == Some(s)).collect();
+            None
+        })
+        .collect();
+    let site_nodes: Vec<SiteNode> = sites
+        .iter()
+        .enumerate()
+        .map(|(s, (i, it))| {
+            let children: Vec<usize> = (0..sites.len()).filter(|&c| parents[c] == Some(s)).collect();
             let current = base.get(&it.key).copied().unwrap_or(it.key);
             let only_in_children = !children.is_empty()
                 && current.users().into_iter().filter(|u| regions[*i].contains(*u)).all(|u| children.iter().any(|&c| regions[sites[c].0].contains(u)));
-            SiteNode { parent: site_parent(s), levels: loops[*i].levels, only_in_children }
+            SiteNode { parent: parents[s], levels: loops[*i].levels, only_in_children }
         })
         .collect();
-    let trees = plan_trees(&nodes);
+    let trees = plan_trees(&site_nodes);
 
     // Per site: the private copy, the tree (unless the enclosing site's does it), the
-    // combine into the enclosing copy.
-    let mut copies: Vec<HashMap<Value, Value>> = vec![HashMap::new(); loops.len()];
-    for ((i, it), tree) in sites.iter().zip(&trees) {
+    // combine into the enclosing copy (the enclosing site's, else the per-gang copy, else
+    // the variable).
+    let mut copies: Vec<Value> = Vec::with_capacity(sites.len());
+    for (((i, it), tree), node) in sites.iter().zip(&trees).zip(&site_nodes) {
         let (i, l) = (*i, &loops[*i]);
-        let outer = enclosing_copy(i, it.key, loops, &copies).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
+        let outer = node.parent.map(|p| copies[p]).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
         let red = alloca(copy_type(m, it), &format!("{}.red", it.text));
         let reg = &regions[i];
         outer.replace_uses_where(red, |u| reg.contains(u));
@@ -455,7 +443,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         // Into the copy around the loop: every thread into its own, lane 0 alone into one
         // the lanes share (guard.rs treats this call as the store it is).
         b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
-        copies[i].insert(it.key, red);
+        copies.push(red);
         let how = match (tree, within) {
             (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
             (Tree::Over(lv), Within::Nothing) if *lv == l.levels => within.describe().to_string(),
@@ -499,23 +487,10 @@ pub fn plan_trees(sites: &[SiteNode]) -> Vec<Tree> {
     // Children come after their parents: fold them in from the end.
     for c in (0..sites.len()).rev() {
         if let (true, Some(p)) = (deferred[c], sites[c].parent) {
-            let l = levels[c];
-            levels[p] = Levels { gang: levels[p].gang || l.gang, worker: levels[p].worker || l.worker, vector: levels[p].vector || l.vector };
+            levels[p] = levels[p].union(levels[c]);
         }
     }
     (0..sites.len()).map(|s| if deferred[s] { Tree::Deferred } else { Tree::Over(levels[s]) }).collect()
-}
-
-/// The private copy of `key` of the nearest enclosing loop that reduces it.
-fn enclosing_copy<'ctx>(i: usize, key: Value<'ctx>, loops: &[LoopInput<'ctx>], copies: &[HashMap<Value<'ctx>, Value<'ctx>>]) -> Option<Value<'ctx>> {
-    let mut p = loops[i].parent;
-    while let Some(j) = p {
-        if let Some(c) = copies[j].get(&key) {
-            return Some(*c);
-        }
-        p = loops[j].parent;
-    }
-    None
 }
 
 fn dedup<K: PartialEq>(items: Vec<Item<K>>) -> Vec<Item<K>> {
@@ -610,12 +585,8 @@ pub fn gang_level_items<'ctx>(region: &crate::contract::Directive<'ctx>, loops: 
     use crate::device::LoopSource;
     let reductions = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(r) = c { Some(r.clone()) } else { None }).collect() };
     let mut out = reductions(&region.clauses);
-    let DirectiveKind::Compute { kind, combined_loop } = region.kind else { return out };
-    let mut all: Vec<LoopSource> = Vec::new();
-    if combined_loop {
-        all.push(LoopSource::Combined);
-    }
-    all.extend(loops.iter().map(LoopSource::Directive));
+    let DirectiveKind::Compute { kind, .. } = region.kind else { return out };
+    let all = crate::device::loop_sources(region, loops);
     let descs: Vec<_> = crate::device::describe(&all, region, cfg).into_iter().map(|(d, _, _)| d).collect();
     if let Ok(levels) = crate::mapping::assign_levels(kind, &descs) {
         for (s, lv) in all.iter().zip(levels) {
@@ -627,24 +598,20 @@ pub fn gang_level_items<'ctx>(region: &crate::contract::Directive<'ctx>, loops: 
     out
 }
 
-/// The variables (storage) of `gang_level_items`.
-pub fn gang_level_variables<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> HashSet<Value<'ctx>> {
-    gang_level_items(region, loops, cfg).iter().map(|r| strip(r.var.base)).collect()
-}
-
-/// `region` with a `copy` clause for each section of a pointer that a reduction combines
-/// across gangs (`reduction(+:h[0:n])` with `long *h`): the result must reach the array, and
-/// OpenACC gives such a section a `copy` (present or copy) on the construct.
-pub fn with_implied_copies<'ctx>(region: &crate::contract::Directive<'ctx>, loops: &[crate::contract::Directive<'ctx>], cfg: &crate::cfg::FunctionCfg<'ctx>) -> crate::contract::Directive<'ctx> {
+/// A `copy` clause for each section of a pointer among `gang_items` (`reduction(+:h[0:n])`
+/// with `long *h`): the result must reach the array, and OpenACC gives such a section a
+/// `copy` (present or copy) on the construct. A variable's own storage is `copy` already
+/// (capture.rs).
+pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contract::Clause<'ctx>> {
     use crate::contract::{Clause, DataKind};
-    let mut d = region.clone();
-    for r in gang_level_items(region, loops, cfg) {
-        let storage = strip(r.var.base);
-        if !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument() {
-            d.clauses.push(Clause::Data(DataKind::Copy, r.var.clone()));
-        }
-    }
-    d
+    gang_items
+        .iter()
+        .filter(|r| {
+            let storage = strip(r.var.base);
+            !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument()
+        })
+        .map(|r| Clause::Data(DataKind::Copy, r.var.clone()))
+        .collect()
 }
 
 #[cfg(test)]

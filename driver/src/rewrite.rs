@@ -230,10 +230,8 @@ fn lower_clause(
                     // An accepted modifier is only a hint: drop it (from the text too).
                     text = split_modifier(text).1;
                 }
-                match encode_var(var) {
-                    Ok(ops) => out.push_str(&call(&format!(", {ops}, {}", c_string(text)))),
-                    Err(VarError::Unsupported(what)) => diags.push(Diag::unsupported(loc.clone(), &what)),
-                    Err(VarError::Malformed(m)) => diags.push(bad(format!("invalid '{}' clause item: {}", c.name, m))),
+                if let Some(ops) = var_operands(c, var, loc, &bad, diags) {
+                    out.push_str(&call(&format!(", {ops}, {}", c_string(text))));
                 }
             }
         }
@@ -327,15 +325,24 @@ fn lower_reduction(
             Some(base) => format!("({base})[0]"),
             None => var.to_string(),
         };
-        match encode_var(var) {
-            Ok(ops) => out.push_str(&call(&format!(
-                ", {}, {}, {ops}, {}",
-                c_string(op.symbol()),
-                acc::ReductionType::generic_selection(&element),
-                c_string(text)
-            ))),
-            Err(VarError::Unsupported(what)) => diags.push(Diag::unsupported(loc.clone(), &what)),
-            Err(VarError::Malformed(m)) => diags.push(bad(format!("invalid '{}' clause item: {}", c.name, m))),
+        if let Some(ops) = var_operands(c, var, loc, bad, diags) {
+            let ty = acc::ReductionType::generic_selection(&element);
+            out.push_str(&call(&format!(", {}, {ty}, {ops}, {}", c_string(op.symbol()), c_string(text))));
+        }
+    }
+}
+
+/// The *var* operands of clause item `var` (`encode_var`), or None with its diagnostic.
+fn var_operands(c: &Clause, var: &str, loc: &Loc, bad: &dyn Fn(String) -> Diag, diags: &mut Vec<Diag>) -> Option<String> {
+    match encode_var(var) {
+        Ok(ops) => Some(ops),
+        Err(VarError::Unsupported(what)) => {
+            diags.push(Diag::unsupported(loc.clone(), &what));
+            None
+        }
+        Err(VarError::Malformed(m)) => {
+            diags.push(bad(format!("invalid '{}' clause item: {}", c.name, m)));
+            None
         }
     }
 }

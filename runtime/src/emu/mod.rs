@@ -167,28 +167,14 @@ fn ids() -> Ids {
 /// One warp shuffle by the running thread: exchanges `v` with its warp and returns the value
 /// of the lane `source(lane)` names, or `v` itself when that is `None` or a lane the (partial)
 /// warp does not have. Every thread of the warp calls it together.
-fn shuffle(v: u32, source: impl Fn(usize) -> Option<usize>) -> u32 {
-    let id = ids();
-    let t = (id.worker * id.vector_length + id.vector) as usize;
-    let n = (id.num_workers * id.vector_length) as usize;
-    let write = LANES.with(|l| l.borrow_mut().get_mut(t).map(|slot| *slot = v));
-    if write.is_none() {
-        diag::runtime_error("emulator: a warp shuffle was called outside an emulated kernel");
-    }
-    suspend(Wait::Warp);
-    let base = t / WARP * WARP;
-    let r = match source(t - base).map(|lane| base + lane) {
-        Some(s) if s < n => LANES.with(|l| l.borrow()[s]),
-        _ => v,
-    };
-    // Nobody of this warp writes the table again before every lane has read it.
-    suspend(Wait::Warp);
-    r
+fn shuffle(v: u32, source: impl FnOnce(usize) -> Option<usize>) -> u32 {
+    warp_values(v, |vals, lane| source(lane).and_then(|s| vals.get(s)).copied().unwrap_or(v))
 }
 
 /// The lanes of the running thread's warp that exist, after every one of them has written
-/// its value: `f` sees their values in lane order. Every thread of the warp calls it together.
-fn warp_values<R>(v: u32, f: impl FnOnce(&[u32]) -> R) -> R {
+/// its value: `f` sees their values in lane order and the caller's lane. Every thread of the
+/// warp calls it together.
+fn warp_values<R>(v: u32, f: impl FnOnce(&[u32], usize) -> R) -> R {
     let id = ids();
     let t = (id.worker * id.vector_length + id.vector) as usize;
     let n = (id.num_workers * id.vector_length) as usize;
@@ -197,7 +183,8 @@ fn warp_values<R>(v: u32, f: impl FnOnce(&[u32]) -> R) -> R {
     }
     suspend(Wait::Warp);
     let base = t / WARP * WARP;
-    let r = LANES.with(|l| f(&l.borrow()[base..n.min(base + WARP)]));
+    let r = LANES.with(|l| f(&l.borrow()[base..n.min(base + WARP)], t - base));
+    // Nobody of this warp writes the table again before every lane has read it.
     suspend(Wait::Warp);
     r
 }
@@ -268,7 +255,7 @@ pub extern "C" fn __accemu_shfl_down(v: i32, delta: i32) -> i32 {
 /// returned to all of them (the GPU's `redux.sync`).
 #[no_mangle]
 pub extern "C" fn __accemu_warp_redux(v: i32, op: i32) -> i32 {
-    warp_values(v as u32, |vals| redux(op, vals)) as i32
+    warp_values(v as u32, |vals, _| redux(op, vals)) as i32
 }
 /// `__acc_shfl_idx`: `v` of lane `src` (taken modulo 32, as the GPU does) of the caller's
 /// warp, its own `v` when that lane does not exist.
