@@ -291,7 +291,8 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
                 (d.begin, d.end)
             }
         };
-        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse });
+        let unroll = red.accumulating.contains(&plans.len());
+        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll });
     }
     let parts = partition_kernel(dev, k, &plans)?;
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;

@@ -57,6 +57,13 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
         if !f.is_declaration() && !f.name().starts_with("__acc_") {
             f.add_fn_enum_attr("noinline");
             f.add_fn_enum_attr("optnone");
+            // Loop hints (partition.rs asks for unrolling) would only make the host
+            // pipeline warn that an optnone loop was not unrolled.
+            for b in f.blocks() {
+                if let Some(t) = b.terminator() {
+                    t.clear_loop_metadata();
+                }
+            }
         }
     }
     for g in emu.globals() {

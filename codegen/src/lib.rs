@@ -50,6 +50,7 @@ pub mod ptx;
 pub mod report;
 pub mod rt;
 pub mod timing;
+pub mod widen;
 
 pub use error::{silence_panic_output, AccError, Loc};
 

@@ -25,10 +25,14 @@
 //!   in the runtime's scratch buffer (the kernel's last parameter) and the last gang to
 //!   finish combines them in gang order, then the variable's original value, once.
 //!
-//! The operators and types live in `runtime-ir/reduce.c` (`__acc_red_<kind>_<op>_<type>`);
-//! this module only decides where the calls go. Does not do array reductions (rejected as
-//! not supported yet), `redux.sync`, or merging the trees of several variables of one loop
-//! into one pass.
+//! - **Per iteration** (`&&`/`||` on a scalar, innermost site): a copy of its own at the
+//!   identity, combined into the thread's copy at the latch (`fresh_each_iteration`), so the
+//!   short circuit folds away and loads of consecutive iterations do not wait on each other.
+//!
+//! The operators and types live in `runtime-ir/reduce.c` (`__acc_red_<kind>_<op>_<type>`,
+//! which also picks `redux.sync` or shuffles); this module only decides where the calls go.
+//! Does not do struct reductions or sections with bounds that are not constants (rejected as
+//! not supported yet), or merging the trees of several variables of one loop into one pass.
 
 use crate::contract::Reduction;
 use crate::error::{AccError, Loc, Result};
@@ -213,6 +217,9 @@ pub struct Summary {
     pub worker_sync: bool,
     /// One line per reduction for `ACCC_INFO`.
     pub report: Vec<String>,
+    /// Indices (in `rewrite_kernel`'s `loops`) of the loops whose threads accumulate a
+    /// scalar with no inner loop reducing it: their bodies are worth unrolling.
+    pub accumulating: Vec<usize>,
 }
 
 /// Links reduce.c's helpers into `m` (the device module, before the emulator's copy). They
@@ -425,6 +432,17 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         let n = ctx.i64().const_int(it.shape.n);
         b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
         b.call(helper("identity", it.op, it.ty)?, &[at(&b, red, it), n], "");
+        let has_children = parents.contains(&Some(copies.len()));
+        if fresh_each_iteration(it.op, it.shape, has_children) {
+            if let Some(one) = iteration(k, l, red)? {
+                let iter = alloca(copy_type(m, it), &format!("{}.iter", it.text));
+                red.replace_uses_where(iter, |u| u.is_instruction() && one.body.contains(&u.parent_block()));
+                b.position_before(one.start);
+                b.call(helper("identity", it.op, it.ty)?, &[at(&b, iter, it), n], "");
+                b.position_before(one.end);
+                b.call(helper("combine", it.op, it.ty)?, &[at(&b, red, it), at(&b, iter, it), n], "");
+            }
+        }
         b.position_before(l.end);
         let within = match tree {
             Tree::Deferred => Within::Nothing,
@@ -443,6 +461,9 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         // Into the copy around the loop: every thread into its own, lane 0 alone into one
         // the lanes share (guard.rs treats this call as the store it is).
         b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
+        if !has_children && !it.shape.array {
+            summary.accumulating.push(i);
+        }
         copies.push(red);
         let how = match (tree, within) {
             (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
@@ -453,6 +474,43 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         summary.report.push(format!("{}: reduction({}:{}) over {}: {how}", l.loc, it.op.symbol(), it.text, l.levels.describe()));
     }
     Ok(summary)
+}
+
+/// Whether a site's loop gives each iteration a copy of its own, starting at the identity
+/// and combined into the thread's copy at the iteration's end. For `&&` and `||` this
+/// turns `r = r && x[i] > 0` into `r &= x[i] > 0`: with `r` at the identity the short
+/// circuit folds away, so the next iteration's load no longer waits for this one's (one
+/// load in flight per thread capped red_logic at 1.9 TB/s). OpenACC leaves how many
+/// iterations share a private copy to the implementation, so a copy per iteration is one
+/// of the executions the program already allows. Not for arrays (an identity pass over
+/// every element per iteration) nor for a loop whose inner loops reduce the same variable
+/// (their copies are made from this loop's).
+pub fn fresh_each_iteration(op: ReductionOp, shape: Shape, has_children: bool) -> bool {
+    matches!(op, ReductionOp::And | ReductionOp::Or) && !shape.array && !has_children
+}
+
+/// One iteration of the loop a directive binds to: the blocks after its header, where an
+/// iteration starts, and the end of its one latch. None when the loop has several latches
+/// or its header reads `copy` (then every iteration shares the thread's copy, as before).
+struct Iteration<'ctx> {
+    body: HashSet<Block<'ctx>>,
+    start: Value<'ctx>,
+    end: Value<'ctx>,
+}
+
+fn iteration<'ctx>(k: Value<'ctx>, l: &LoopInput<'ctx>, copy: Value<'ctx>) -> Result<Option<Iteration<'ctx>>> {
+    let cfg = crate::cfg::FunctionCfg::new(k);
+    let nl = crate::loops::find_bound_loop(&cfg, l.begin, l.end, &l.loc)?;
+    let header = cfg.blocks[nl.header];
+    let [latch] = nl.latches[..] else { return Ok(None) };
+    if copy.users().into_iter().any(|u| u.is_instruction() && u.parent_block() == header) {
+        return Ok(None);
+    }
+    let body: HashSet<Block> = nl.body.iter().filter(|&&b| b != nl.header).map(|&b| cfg.blocks[b]).collect();
+    let Some(first) = header.successors().into_iter().find(|s| body.contains(s)) else { return Ok(None) };
+    let start = first.first_non_phi().ok_or_else(|| AccError::internal("a block without a terminator"))?;
+    let end = cfg.blocks[latch].terminator().ok_or_else(|| AccError::internal("a latch without a terminator"))?;
+    Ok(Some(Iteration { body, start, end }))
 }
 
 /// One site (a partitioned loop and a variable it reduces) for `plan_trees`.
@@ -724,5 +782,15 @@ mod tests {
     fn helper_names() {
         assert_eq!(helper_name("block", ReductionOp::And, ReductionType::U16), "__acc_red_block_land_u16");
         assert_eq!(helper_name("gang", ReductionOp::BitXor, ReductionType::C64), "__acc_red_gang_xor_c64");
+    }
+
+    #[test]
+    fn only_scalar_logical_leaves_get_a_copy_per_iteration() {
+        let arr = Shape { lo: 0, n: 4, array: true };
+        assert!(fresh_each_iteration(ReductionOp::And, Shape::SCALAR, false));
+        assert!(fresh_each_iteration(ReductionOp::Or, Shape::SCALAR, false));
+        assert!(!fresh_each_iteration(ReductionOp::Add, Shape::SCALAR, false), "no short circuit to remove");
+        assert!(!fresh_each_iteration(ReductionOp::And, arr, false), "an identity pass per iteration");
+        assert!(!fresh_each_iteration(ReductionOp::Or, Shape::SCALAR, true), "inner loops copy from this one");
     }
 }

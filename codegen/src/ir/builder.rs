@@ -45,12 +45,16 @@ impl<'ctx> Builder<'ctx> {
         }
     }
     int_binop!(add, build_int_add);
+    int_binop!(nuw_add, build_int_nuw_add);
     int_binop!(sub, build_int_sub);
     int_binop!(mul, build_int_mul);
     int_binop!(sdiv, build_int_signed_div);
     int_binop!(udiv, build_int_unsigned_div);
     int_binop!(srem, build_int_signed_rem);
     int_binop!(urem, build_int_unsigned_rem);
+    int_binop!(add_nsw, build_int_nsw_add);
+    int_binop!(sub_nsw, build_int_nsw_sub);
+    int_binop!(mul_nsw, build_int_nsw_mul);
     int_binop!(and, build_and);
     int_binop!(or, build_or);
     /// Integer or pointer comparison.

@@ -267,6 +267,41 @@ pub fn build_freeze_poison(b: LLVMBuilderRef, t: LLVMTypeRef) -> LLVMValueRef {
     unsafe { LLVMBuildFreeze(b, LLVMGetPoison(t), c"".as_ptr()) }
 }
 
+/// Marks the loop whose latch ends in `branch` with `!llvm.loop !{self, mustprogress,
+/// unroll.count N}` (replacing Clang's node, which only says mustprogress).
+pub fn set_loop_unroll_count(branch: LLVMValueRef, count: u32) {
+    use llvm_sys::debuginfo::{LLVMMetadataReplaceAllUsesWith, LLVMTemporaryMDNode};
+    // SAFETY: `branch` is a live terminator; every node is built in its context, and the
+    // temporary node is replaced (and so freed) by the self-reference before use.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
+        let string = |s: &str| LLVMMDStringInContext2(ctx, s.as_ptr() as *const c_char, s.len());
+        let progress_ops = [string("llvm.loop.mustprogress")];
+        let progress = LLVMMDNodeInContext2(ctx, progress_ops.as_ptr() as *mut _, 1);
+        let n = LLVMValueAsMetadata(LLVMConstInt(LLVMInt32TypeInContext(ctx), u64::from(count), 0));
+        let unroll_ops = [string("llvm.loop.unroll.count"), n];
+        let unroll = LLVMMDNodeInContext2(ctx, unroll_ops.as_ptr() as *mut _, 2);
+        let tmp = LLVMTemporaryMDNode(ctx, std::ptr::null_mut(), 0);
+        let ops = [tmp, progress, unroll];
+        let node = LLVMMDNodeInContext2(ctx, ops.as_ptr() as *mut _, 3);
+        LLVMMetadataReplaceAllUsesWith(tmp, node);
+        let kind = "llvm.loop";
+        let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const c_char, kind.len() as u32);
+        LLVMSetMetadata(branch, id, LLVMMetadataAsValue(ctx, node));
+    }
+}
+
+/// Drops a latch branch's `!llvm.loop` node.
+pub fn clear_loop_metadata(branch: LLVMValueRef) {
+    // SAFETY: `branch` is a live instruction; a null node removes the attachment.
+    unsafe {
+        let ctx = LLVMGetTypeContext(LLVMTypeOf(branch));
+        let kind = "llvm.loop";
+        let id = LLVMGetMDKindIDInContext(ctx, kind.as_ptr() as *const c_char, kind.len() as u32);
+        LLVMSetMetadata(branch, id, std::ptr::null_mut());
+    }
+}
+
 // The C API reads debug records but cannot retarget or erase them; these two fix-ups are
 // C++ (debuginfo.cpp, compiled by build.rs).
 extern "C" {

@@ -78,6 +78,10 @@ impl<'ctx> Value<'ctx> {
             None
         }
     }
+    /// Whether an `add`/`sub`/`mul`/`shl` instruction carries `nsw` (false for anything else).
+    pub fn has_nsw(self) -> bool {
+        self.is_instruction() && self.inst().get_no_signed_wrap_flag().unwrap_or(false)
+    }
     pub fn num_operands(self) -> u32 {
         raw::num_operands(self.raw())
     }
@@ -183,6 +187,14 @@ impl<'ctx> Value<'ctx> {
     }
     pub fn set_branch_condition(self, c: Value<'ctx>) {
         self.set_operand(0, c)
+    }
+    /// On a loop's latch branch: ask the unroller for `count` copies of the body.
+    pub fn set_loop_unroll_count(self, count: u32) {
+        raw::set_loop_unroll_count(self.raw(), count)
+    }
+    /// Drops the loop hints of a latch branch.
+    pub fn clear_loop_metadata(self) {
+        raw::clear_loop_metadata(self.raw())
     }
     pub fn gep_source_type(self) -> Type<'ctx> {
         Type::wrap(raw::gep_source_type(self.raw()))
