@@ -42,18 +42,28 @@ pub struct BodyPlan {
     pub widen: bool,
 }
 
-/// A GPU thread issues in order, so a loop that loads one element and adds it waits for
-/// each load before the next; unrolled 4x it has four in flight (on the H100: red_vector
-/// 2866 -> 3015 GB/s, red_logic 1863 -> 2073, mcpi +13%). Only accumulating loops
-/// (reductions) ask, and only with one stream: a body that already loads several has loads
-/// in flight, and unrolling multiplied its cache footprint (matmul_red, 2 streams, fell from
-/// 1396 to 758 GFLOP/s; heat2d, 6, from 2.0 to 1.6 TB/s; triad and jacobi lost 5-8%).
+/// A GPU thread issues in order, so a loop that loads an element and adds it waits for
+/// each load before the next; unrolled it has several in flight. Measured on the H100
+/// (unrolled 1x / 4x / 8x): red_sum 2632 / 2839 / 2889 GB/s, red_max 2646 / 2638 / 2785,
+/// red_logic 1809 / 2219 / 2091, mcpi 685 / 787 / 801 Gsamples/s, and matmul_red's dot
+/// product (2 streams) 1458 / 1424 / 1802 GFLOP/s (GCC: 1746); but red_wv, whose inner
+/// loop runs 32 trips per lane, fell from 2965 at 4x to 1965 at 8x (the unrolled loop
+/// barely runs; its trip count and remainder cost as much). So one stream: 4x, two: 8x.
+/// Only accumulating loops (reductions) ask, and only with at most two streams: a stencil's body already has loads
+/// in flight, and unrolling it multiplied its cache footprint (heat2d, 6 streams: 1.87 /
+/// 1.44 / 1.32 TB/s; triad and jacobi lost 5-8% at 4x earlier).
 /// Widening lets LSR turn each address into a pointer induction variable: an add per
-/// access instead of a truncation, a 32-bit add and a `mul.wide` (matmul_red 1396 -> 1460),
-/// but each pointer holds a 64-bit register pair, which past two streams costs occupancy
-/// (heat2d: 40 registers instead of 32, 2.0 -> 1.7 TB/s).
+/// access instead of a truncation, a 32-bit add and a `mul.wide` (matmul_red 1396 -> 1460
+/// without unrolling), but each pointer holds a 64-bit register pair, which past two
+/// streams costs occupancy (heat2d: 40 registers instead of 32, 2.0 -> 1.7 TB/s).
 pub fn body_plan(streams: usize, accumulating: bool) -> BodyPlan {
-    BodyPlan { unroll: if accumulating && streams <= 1 { 4 } else { 1 }, widen: streams <= 2 }
+    let unroll = match streams {
+        _ if !accumulating => 1,
+        0 | 1 => 4,
+        2 => 8,
+        _ => 1,
+    };
+    BodyPlan { unroll, widen: streams <= 2 }
 }
 
 /// The trip count of the kernel's outermost gang loop, when it only depends on the kernel's
@@ -351,8 +361,8 @@ mod tests {
         assert_eq!(body_plan(0, true), BodyPlan { unroll: 4, widen: true });
         // Not accumulating: never unrolled (triad, jacobi's copy loops).
         assert_eq!(body_plan(1, false), BodyPlan { unroll: 1, widen: true });
-        // A dot product: widened, not unrolled; a stencil: neither.
-        assert_eq!(body_plan(2, true), BodyPlan { unroll: 1, widen: true });
+        // A dot product: widened and unrolled; a stencil: neither.
+        assert_eq!(body_plan(2, true), BodyPlan { unroll: 8, widen: true });
         assert_eq!(body_plan(6, true), BodyPlan { unroll: 1, widen: false });
     }
 }

@@ -21,7 +21,7 @@
 // IR: call void @__acc_red_block_land_i32(ptr %[[RED]],
 //
 // One stream loaded per iteration: unrolled 4x (the unroller marks the unrolled loop and
-// its remainder `nounroll`), four loads in a row.
+// its remainder `nounroll`), loads in a row.
 // PTX-LABEL: .entry all_positive_l{{[0-9]+}}(
 // PTX: .pragma "nounroll";
 // PTX-NEXT: ld.global.b32
@@ -49,15 +49,15 @@ double sum(int n, const double *x) {
   return s;
 }
 
-// Two streams: not unrolled, but the int index `i * n + k` is widened: the loop adds to
+// Two streams: unrolled 8x, and the int index `i * n + k` is widened: the loop adds to
 // 64-bit offsets, with no `mul.wide` per access.
 // PTX-LABEL: .entry dots_l{{[0-9]+}}(
-// PTX-NOT: nounroll
-// PTX: ld.global.b64
+// PTX: .pragma "nounroll";
+// PTX-NEXT: add.s64
+// PTX-NEXT: ld.global.b64
 // PTX-NEXT: add.s64
 // PTX-NEXT: ld.global.b64
 // PTX-NEXT: fma.rn.f64
-// PTX-NOT: nounroll
 // PTX: ret;
 void dots(int n, const double *a, const double *b, double *c) {
 #pragma acc parallel loop gang copyin(a[0:n*n], b[0:n*n]) copyout(c[0:n])
@@ -68,4 +68,24 @@ void dots(int n, const double *a, const double *b, double *c) {
       t += a[i * n + k] * b[i * n + k];
     c[i] = t;
   }
+}
+
+// A stencil (five loads and a store): neither unrolled nor widened.
+// PTX-LABEL: .entry stencil_max_l{{[0-9]+}}(
+// PTX-NOT: nounroll
+// PTX: mul.wide.s32
+// PTX-NOT: nounroll
+// PTX: ret;
+double stencil_max(int n, const double *u, double *v) {
+  double m = 0;
+#pragma acc parallel loop gang reduction(max:m) copyin(u[0:n*n]) copy(v[0:n*n])
+  for (int i = 1; i < n - 1; i++) {
+#pragma acc loop vector reduction(max:m)
+    for (int j = 1; j < n - 1; j++) {
+      double w = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
+      v[i * n + j] = w;
+      m = w - u[i * n + j] > m ? w - u[i * n + j] : m;
+    }
+  }
+  return m;
 }
