@@ -27,7 +27,7 @@ pub mod notify;
 pub mod present;
 pub mod scratch;
 
-use data::{Item, Kind};
+use data::{Item, Kind, Site};
 use diag::{cstr, guard};
 
 /// One kernel as embedded in the host object by the pass (`accrt_kernel` in C).
@@ -66,6 +66,12 @@ pub const ACCRT_PRESENT: i32 = 4;
 pub const ACCRT_NO_CREATE: i32 = 5;
 pub const ACCRT_DELETE: i32 = 6;
 pub const ACCRT_DEVICEPTR: i32 = 7;
+/// `kind` flag bits (docs/runtime-abi.md): `enter data`/`exit data` (dynamic reference
+/// counter; without it, the structured one), `exit data ... finalize`.
+pub const ACCRT_DYNAMIC: i32 = data::FLAG_DYNAMIC;
+pub const ACCRT_FINALIZE: i32 = data::FLAG_FINALIZE;
+/// `flags` bit of `__accrt_update_device/self`: `update ... if_present`.
+pub const ACCRT_IF_PRESENT: i32 = data::FLAG_IF_PRESENT;
 
 /// 1 when compute regions run on a device (the GPU or the emulator), else 0. Decided
 /// once, on first call.
@@ -90,8 +96,7 @@ unsafe fn with_item<T>(
     f(&Item {
         host,
         bytes,
-        loc: &loc,
-        text: &text,
+        site: Site::Clause { loc: &loc, text: &text },
     })
 }
 
@@ -111,7 +116,8 @@ pub unsafe extern "C" fn __accrt_data_enter(
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
-            data::enter(it, Kind::from_abi(kind))
+            let c = Kind::from_abi(kind);
+            data::enter(it, c.kind, c.counter);
         })
     })
 }
@@ -131,12 +137,21 @@ pub unsafe extern "C" fn __accrt_data_exit(
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
-            data::exit(it, Kind::from_abi(kind))
+            let c = Kind::from_abi(kind);
+            data::exit(it, c.kind, c.counter, c.finalize)
         })
     })
 }
 
-/// `update device(...)`: copy a present range to the device.
+/// Decodes the `flags` of `__accrt_update_device/self`: only `ACCRT_IF_PRESENT` exists (any
+/// other bit is a compiler bug).
+fn update_if_present(flags: i32) -> bool {
+    assert!(flags & !ACCRT_IF_PRESENT == 0, "unknown update flags {flags:#x}");
+    flags & ACCRT_IF_PRESENT != 0
+}
+
+/// `update device(...)`: copy a present range to the device (`flags`: `ACCRT_IF_PRESENT`
+/// skips absent data).
 ///
 /// # Safety
 /// As for [`__accrt_data_enter`].
@@ -144,14 +159,16 @@ pub unsafe extern "C" fn __accrt_data_exit(
 pub unsafe extern "C" fn __accrt_update_device(
     host: *mut c_void,
     bytes: i64,
+    flags: i32,
     loc: *const c_char,
     text: *const c_char,
 ) {
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true)) })
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true, update_if_present(flags))) })
 }
 
-/// `update self(...)`: copy a present range back to the host.
+/// `update self(...)`: copy a present range back to the host (`flags` as for
+/// [`__accrt_update_device`]).
 ///
 /// # Safety
 /// As for [`__accrt_data_enter`].
@@ -159,11 +176,12 @@ pub unsafe extern "C" fn __accrt_update_device(
 pub unsafe extern "C" fn __accrt_update_self(
     host: *mut c_void,
     bytes: i64,
+    flags: i32,
     loc: *const c_char,
     text: *const c_char,
 ) {
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false)) })
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false, update_if_present(flags))) })
 }
 
 /// Device address of a host address inside (or one past the end of) a present range.
@@ -199,7 +217,26 @@ pub unsafe extern "C" fn __accrt_translate(
     guard(|| {
         // SAFETY: forwarded caller guarantee on `loc` and `text`.
         let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
-        data::translate(host, fallback, &loc, &text)
+        data::translate(host, fallback, false, &loc, &text)
+    })
+}
+
+/// [`__accrt_translate`] of a pointer named in a `no_create` clause: when neither it nor
+/// `fallback` is present, its host address (OpenACC 3.3 §2.7.10), not an error.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_translate_no_create(
+    host: *mut c_void,
+    fallback: *mut c_void,
+    loc: *const c_char,
+    text: *const c_char,
+) -> *mut c_void {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        data::translate(host, fallback, true, &loc, &text)
     })
 }
 

@@ -26,8 +26,8 @@ fn host_mode_is_a_no_op() {
         ] {
             __accrt_data_enter(p, 64, kind, loc, text);
         }
-        __accrt_update_device(p, 64, loc, text);
-        __accrt_update_self(p, 64, loc, text);
+        __accrt_update_device(p, 64, 0, loc, text);
+        __accrt_update_self(p, 64, ACCRT_IF_PRESENT, loc, text);
         assert_eq!(__accrt_deviceptr(p, loc, text), p);
         assert_eq!(__accrt_translate(p, p, loc, text), p);
         assert_eq!(__accrt_translate(p, std::ptr::null_mut(), loc, text), p);
