@@ -2,7 +2,8 @@
 // preprocessing steps), _OPENACC is 202211 (OpenACC 3.3; clang 22 alone defines 202506),
 // and the header is clean C and C++ on its own.
 // RUN: %accc -O1 %s -o %t && %t | FileCheck %s
-// CHECK: _OPENACC 202211 sync -2
+// RUN: %accc -O1 -static-libaccrt %s -o %t.static && %t.static | FileCheck %s
+// CHECK: _OPENACC 202211 host 1
 //
 // -nostdinc and -nobuiltininc leave it out (it is one of the compiler's own headers, as
 // stddef.h is); -nostdlibinc keeps it.
@@ -25,8 +26,9 @@
 #ifndef USERS_OPENACC_H
 #error "the user's -I directory should come before accc's"
 #endif
-#elif defined(ONLY_HEADER)
-// Every routine of chapter 3 is declared with its OpenACC 3.3 type.
+#else
+// Every routine of chapter 3 is declared with its OpenACC 3.3 type (and, in the program
+// below, defined by libaccrt: it links).
 #define CHECK_TYPE(f, R, P) typedef R(*f##_type) P; f##_type f##_check = &f;
 CHECK_TYPE(acc_get_num_devices, int, (acc_device_t))
 CHECK_TYPE(acc_set_device_type, void, (acc_device_t))
@@ -115,7 +117,7 @@ typedef char async_values_differ[acc_async_noval != acc_async_sync && acc_async_
 #error "_OPENACC should be 202211"
 #endif
 int main(void) {
-  printf("_OPENACC %d sync %d\n", _OPENACC, acc_async_sync);
+  printf("_OPENACC %d host %d\n", _OPENACC, acc_on_device(acc_device_host));
   return 0;
 }
 #endif

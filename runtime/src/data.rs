@@ -346,6 +346,12 @@ pub fn host_address(dev: *mut c_void) -> *mut c_void {
     table().host_of(dev as u64).map_or(std::ptr::null_mut(), |h| h as *mut c_void)
 }
 
+/// Whether device address `dev` is the device copy of present data that the runtime
+/// allocated (not a range `acc_map_data` mapped), which only the runtime may free.
+pub fn holds_device_block(dev: mem::DevPtr) -> bool {
+    table().holds_device(dev)
+}
+
 /// The device address of all of a present item (`acc_memcpy_d2d`'s arguments); absent or
 /// partly present data is an error.
 pub fn present_range(item: &Item) -> mem::DevPtr {

@@ -4,8 +4,11 @@
 //! This file holds the C ABI of `docs/runtime-abi.md` (also `include/accrt.h`); each entry
 //! point only converts its arguments and runs inside [`diag::guard`]. The work is done by:
 //! - [`device`]: whether regions run on the GPU, device and context selection;
-//! - [`present`]: the present table (pure bookkeeping);
-//! - [`data`]: data-clause semantics, `update` and `deviceptr`;
+//! - [`present`]: the present table (pure bookkeeping: structured and dynamic counts);
+//! - [`data`]: data-clause semantics, `update` and `deviceptr`, and the data routines'
+//!   table operations;
+//! - [`api`]: the OpenACC runtime routines of `include/openacc.h` (`acc_copyin`, ...);
+//! - [`queue`]: async queues (not implemented yet: everything completes at once);
 //! - [`launch`]: kernel loading and launch-size decisions;
 //! - [`mem`]: device memory of the selected target;
 //! - [`scratch`]: the scratch memory of gang-level reductions;
@@ -15,6 +18,7 @@
 
 use std::ffi::{c_char, c_void};
 
+pub mod api;
 pub mod cuda;
 pub mod data;
 pub mod device;
@@ -25,6 +29,7 @@ pub mod launch;
 pub mod mem;
 pub mod notify;
 pub mod present;
+pub mod queue;
 pub mod scratch;
 
 use data::{Item, Kind, Site};

@@ -249,6 +249,11 @@ impl PresentTable {
             .map(|e| e.start + (dev - e.dev) as usize)
     }
 
+    /// Whether a range the runtime allocated (not mapped) has its device copy at `dev`.
+    pub fn holds_device(&self, dev: u64) -> bool {
+        self.entries.values().any(|e| e.dev == dev && !e.mapped)
+    }
+
     /// Device address of host address `addr`: inside a present range, or one past its
     /// end (pointer arithmetic). A range starting at `addr` wins over one ending there.
     pub fn translate(&self, addr: usize) -> Option<u64> {
@@ -446,6 +451,8 @@ mod tests {
         assert_eq!(t.translate(1100), Some(0x8000));
         assert_eq!(t.translate(1110), Some(0x800a));
         assert_eq!(t.host_of(0x8009), Some(1109));
+        assert!(t.holds_device(0x8000));
+        assert!(!t.holds_device(0x8001));
     }
 
     #[test]
@@ -469,6 +476,7 @@ mod tests {
         let mut t = PresentTable::new();
         let e = t.map(1000, 64, 0x7000).unwrap();
         assert_eq!((e.refs, e.mapped), (refs(0, 1), true));
+        assert!(!t.holds_device(0x7000), "the program's memory");
         // exit data delete / acc_delete / finalize never free it.
         assert_eq!(t.release(1000, Dynamic, false), Released::NotHeld);
         assert_eq!(t.release(1000, Dynamic, true), Released::NotHeld);
