@@ -93,13 +93,15 @@ fn acc_malloc_impl(bytes: usize) -> *mut c_void {
     mem::alloc(bytes, " in acc_malloc") as *mut c_void
 }
 
-fn acc_free_impl(p: *mut c_void) {
+/// # Safety
+/// On the host target `p` must be null or come from `malloc` (acc_malloc) and be live.
+unsafe fn acc_free_impl(p: *mut c_void) {
     if p.is_null() {
         return;
     }
     if host_target() {
-        // SAFETY: on the host target acc_malloc is malloc; the program passes what it
-        // returned (OpenACC's requirement).
+        // SAFETY: on the host target acc_malloc is malloc; `p` is what it returned
+        // (caller's guarantee).
         return unsafe { free(p) };
     }
     if data::holds_device_block(dev_addr(p)) {
@@ -204,9 +206,13 @@ pub extern "C" fn acc_malloc(bytes: usize) -> *mut c_void {
     guard(|| acc_malloc_impl(bytes))
 }
 
+/// # Safety
+/// `data_dev` null or returned by `acc_malloc` and not freed yet (on the host target it
+/// goes to `free`; on a device the runtime checks it).
 #[no_mangle]
-pub extern "C" fn acc_free(data_dev: *mut c_void) {
-    guard(|| acc_free_impl(data_dev))
+pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
+    // SAFETY: forwarded caller guarantee.
+    guard(|| unsafe { acc_free_impl(data_dev) })
 }
 
 /// # Safety
