@@ -30,3 +30,7 @@ for var in ["HOME", "TMPDIR", "ACCC_LIBDIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["ACC_DEVICE_TYPE"] = "host"
+
+# Run-time tests that expect no usable GPU (the CUDA driver's device nodes are absent).
+if not os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("no-gpu")

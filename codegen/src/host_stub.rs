@@ -157,12 +157,16 @@ pub fn section<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, v: &Var<'ctx>) -> (V
 /// (`t = u; u = v; v = t;`) reaches the device copy of what it points to now. Only when it
 /// points into no present range is it placed relative to the data clause item it was named
 /// in (so `y` works with `copy(y[5:10])`); without such an item, a plain present lookup.
+/// An item of a `no_create` clause that is not present keeps its host address
+/// (`__accrt_translate_no_create`).
 fn translate<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, c: &Capture<'ctx>, p: Value<'ctx>, loc: Value<'ctx>, text: Value<'ctx>) -> Value<'ctx> {
     match &c.via {
         Some((DataKind::DevicePtr, _)) => p,
-        Some((_, var)) if !var.base.is_null() => {
+        Some((kind, var)) if !var.base.is_null() => {
             let (start, _) = section(b, ctx, var);
-            b.call(rt.translate, &[p, start, loc, text], "")
+            // no_create: data that is not present is used at its host address.
+            let f = if *kind == DataKind::NoCreate { rt.translate_no_create } else { rt.translate };
+            b.call(f, &[p, start, loc, text], "")
         }
         _ => b.call(rt.deviceptr, &[p, loc, text], ""),
     }

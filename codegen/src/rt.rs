@@ -1,4 +1,5 @@
-//! Declarations of the host runtime ABI (docs/runtime-abi.md) in a host module.
+//! Declarations of the host runtime ABI (docs/runtime-abi.md) in a host module, and the
+//! flag bits its `kind`/`flags` arguments carry.
 
 use crate::ir::{Module, Value};
 
@@ -8,6 +9,7 @@ pub struct Runtime<'ctx> {
     pub data_exit: Value<'ctx>,
     pub deviceptr: Value<'ctx>,
     pub translate: Value<'ctx>,
+    pub translate_no_create: Value<'ctx>,
     pub launch: Value<'ctx>,
     pub check_launch_size: Value<'ctx>,
     pub update_device: Value<'ctx>,
@@ -25,10 +27,20 @@ impl<'ctx> Runtime<'ctx> {
             data_exit: f("__accrt_data_exit", v, &[p, i64t, i32t, p, p]),
             deviceptr: f("__accrt_deviceptr", p, &[p, p, p]),
             translate: f("__accrt_translate", p, &[p, p, p, p]),
+            translate_no_create: f("__accrt_translate_no_create", p, &[p, p, p, p]),
             launch: f("__accrt_launch", v, &[p, i64t, i64t, i64t, p]),
             check_launch_size: f("__accrt_check_launch_size", v, &[i64t, p, p]),
-            update_device: f("__accrt_update_device", v, &[p, i64t, p, p]),
-            update_self: f("__accrt_update_self", v, &[p, i64t, p, p]),
+            update_device: f("__accrt_update_device", v, &[p, i64t, i32t, p, p]),
+            update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
         }
     }
 }
+
+/// `kind` flag of `__accrt_data_enter/exit`: the item comes from `enter data`/`exit data`
+/// and counts on the dynamic reference counter (without it: the structured one, for data
+/// constructs and compute constructs).
+pub const DYNAMIC: u64 = 0x100;
+/// `kind` flag of `__accrt_data_exit`: `exit data ... finalize`.
+pub const FINALIZE: u64 = 0x200;
+/// `flags` of `__accrt_update_device/self`: `update ... if_present`.
+pub const IF_PRESENT: u64 = 0x400;

@@ -42,6 +42,37 @@ pub fn libdir() -> Result<PathBuf> {
     Ok(exe.parent().map(Path::to_path_buf).unwrap_or_default())
 }
 
+/// Directory of accc's `openacc.h`: `<libdir>/include` (an install or a copied bundle), else
+/// the source tree's `runtime/include` beside the build tree (`<libdir>` = `target/release`).
+/// `None` when neither holds it: then no directory is added, and a program that includes
+/// `<openacc.h>` gets clang's "file not found".
+pub fn include_dir() -> Option<PathBuf> {
+    let lib = libdir().ok()?;
+    [lib.join("include"), lib.join("../../runtime/include")]
+        .into_iter()
+        .find(|d| d.join("openacc.h").is_file())
+        .map(|d| d.canonicalize().unwrap_or(d))
+}
+
+/// The OpenACC version accc implements, for `_OPENACC` (OpenACC 3.3: November 2022). Clang 22
+/// defines its own value (202506) under `-fopenacc`, which accc overrides.
+pub const OPENACC_VERSION: u32 = 202211;
+
+/// What every step that preprocesses user code adds: `_OPENACC` as accc's version (before
+/// the user's `-D`/`-U`, so they still win), and after the user's include flags `openacc.h`'s
+/// directory as a system directory (searched after the user's `-I` and `-isystem`; left out
+/// under `-nostdinc`/`-nobuiltininc`, as a compiler's own headers are).
+fn accc_macros() -> [String; 2] {
+    ["-U_OPENACC".into(), format!("-D_OPENACC={OPENACC_VERSION}")]
+}
+
+fn accc_includes(o: &Options, dir: Option<&Path>) -> Vec<String> {
+    match dir {
+        Some(d) if !o.no_builtin_includes => vec!["-isystem".into(), d.to_string_lossy().into_owned()],
+        _ => vec![],
+    }
+}
+
 fn require(path: PathBuf, what: &str) -> Result<PathBuf> {
     if path.is_file() {
         Ok(path)
@@ -221,8 +252,9 @@ const OPENACC: [&str; 2] = ["-fopenacc", "-Wno-source-uses-openacc"];
 /// a `.i`) is given, so the input is C whatever its name (`accc -x c prog.acc`).
 pub fn validate(o: &Options, src: &str, lang: &str) -> Step {
     let mut s = Step::new(&clang());
-    s.arg("-fsyntax-only").args(OPENACC).arg("-Qunused-arguments");
-    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(o.warn.iter().cloned());
+    s.arg("-fsyntax-only").args(OPENACC).arg("-Qunused-arguments").args(accc_macros());
+    s.args(o.pp.iter().cloned()).args(accc_includes(o, include_dir().as_deref()));
+    s.args(o.lang.iter().cloned()).args(o.warn.iter().cloned());
     s.args(["-x", lang, src]);
     s
 }
@@ -235,8 +267,9 @@ pub fn validate(o: &Options, src: &str, lang: &str) -> Step {
 /// `lang` is `-x`'s value for the input (`c`, or `assembler-with-cpp` for `accc -E x.S`).
 pub fn preprocess(o: &Options, src: &str, lang: &str, deps: &[String], out: Option<&Path>) -> Step {
     let mut s = Step::new(&clang());
-    s.arg("-E").args(OPENACC).arg("-fms-extensions").arg("-Qunused-arguments").arg("-w");
-    s.args(o.pp.iter().cloned()).args(o.lang.iter().cloned()).args(deps.iter().cloned());
+    s.arg("-E").args(OPENACC).arg("-fms-extensions").arg("-Qunused-arguments").arg("-w").args(accc_macros());
+    s.args(o.pp.iter().cloned()).args(accc_includes(o, include_dir().as_deref()));
+    s.args(o.lang.iter().cloned()).args(deps.iter().cloned());
     s.args(["-x", lang, src]);
     if let Some(out) = out {
         s.arg("-o").arg(out.to_string_lossy());
@@ -370,15 +403,34 @@ mod tests {
     fn validate_and_preprocess_lines() {
         let o = opts("-O2 -DN=4 -Iinc -std=c99 -Wall -MD -c t.c");
         let v = validate(&o, "t.c", "c");
-        assert_eq!(
-            v.args,
-            vec!["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-D", "N=4", "-I", "inc", "-std=c99", "-Wall", "-x", "c", "t.c"]
-        );
+        let inc = accc_includes(&o, include_dir().as_deref());
+        let want: Vec<String> = ["-fsyntax-only", "-fopenacc", "-Wno-source-uses-openacc", "-Qunused-arguments", "-U_OPENACC", "-D_OPENACC=202211", "-D", "N=4", "-I", "inc"]
+            .into_iter()
+            .map(String::from)
+            .chain(inc)
+            .chain(["-std=c99", "-Wall", "-x", "c", "t.c"].map(String::from))
+            .collect();
+        assert_eq!(v.args, want);
         let p = preprocess(&o, "t.c", "c", &crate::flags::dep_flags(&o, "t.c"), Some(Path::new("/tmp/x.i")));
         assert!(p.args.contains(&"-fms-extensions".to_string()));
         assert!(p.display().contains("-MD -MF t.d -MQ t.o -x c t.c"), "{}", p.display());
         assert!(!p.args.contains(&"-Wall".to_string()));
         assert_eq!(p.args[p.args.len() - 2..], ["-o".to_string(), "/tmp/x.i".to_string()]);
+    }
+
+    #[test]
+    fn openacc_h_is_a_system_header_after_the_users() {
+        let d = Path::new("/opt/accc/include");
+        let o = opts("-Iinc -isystem sys -c t.c");
+        assert_eq!(accc_includes(&o, Some(d)), ["-isystem", "/opt/accc/include"]);
+        assert!(accc_includes(&o, None).is_empty());
+        for off in ["-nostdinc", "-nobuiltininc"] {
+            assert!(accc_includes(&opts(&format!("{off} -c t.c")), Some(d)).is_empty(), "{off}");
+        }
+        assert_eq!(accc_includes(&opts("-nostdlibinc -c t.c"), Some(d)).len(), 2);
+        let p = preprocess(&opts("-nostdinc -UX -c t.c"), "t.c", "c", &[], None);
+        let at = |f: &str| p.args.iter().position(|a| a == f).unwrap();
+        assert!(at("-D_OPENACC=202211") < at("-nostdinc") && at("-nostdinc") < at("X"), "{}", p.display());
     }
 
     #[test]

@@ -117,8 +117,11 @@ pub struct Options {
     /// `-O2` etc. (last one wins); None means clang's default (-O0).
     pub opt: Option<String>,
     pub debug: Vec<String>,
-    /// `-I -D -U -include -isystem ...`: validation and preprocessing.
+    /// `-I -D -U -include -isystem -nostdinc ...`: validation and preprocessing.
     pub pp: Vec<String>,
+    /// `-nostdinc` or `-nobuiltininc`: the compiler's own headers are off, accc's
+    /// `openacc.h` among them (`-nostdlibinc` keeps them, as clang's do).
+    pub no_builtin_includes: bool,
     /// `-M -MM -MD -MMD -MF -MT -MQ -MP -MG`: preprocessing only (see [`dep_flags`]).
     pub deps: Vec<String>,
     /// `-std= -f... -m... -pthread`: every clang step (those that also matter when linking,
@@ -222,6 +225,7 @@ pub fn parse(args: &[String]) -> Result<Options> {
         opt: None,
         debug: vec![],
         pp: vec![],
+        no_builtin_includes: false,
         deps: vec![],
         lang: vec![],
         warn: vec![],
@@ -301,6 +305,10 @@ pub fn parse(args: &[String]) -> Result<Options> {
                 o.link.push(a.into());
             }
             "-M" | "-MM" | "-MD" | "-MMD" | "-MP" | "-MG" => o.deps.push(a.into()),
+            "-nostdinc" | "-nobuiltininc" | "-nostdlibinc" => {
+                o.no_builtin_includes |= a != "-nostdlibinc";
+                o.pp.push(a.into());
+            }
             _ => {
                 if a.starts_with("-O") {
                     let lvl = &a[2..];
@@ -461,7 +469,7 @@ USAGE: accc [options] file...
                       optimisation level
   -g                  debug info at any -O: host code and each region's host fallback
                       (variables included); kernels get source lines (.loc, ptxas -lineinfo)
-  -I -D -U -include -isystem -std=... -W... -f... -m... -M...
+  -I -D -U -include -isystem -nostdinc -std=... -W... -f... -m... -M...
                       as for clang
   -l -L -Wl,... -shared -static -pthread
                       passed to the linker (-pthread, -fsanitize=, -fopenmp, -fprofile-*,

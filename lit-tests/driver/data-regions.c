@@ -1,5 +1,26 @@
 // Structured data region with a nested compute construct, enter/exit data and update.
-// RUN: %accc -O0 -emit-llvm -S %s -o - | FileCheck %s
+// RUN: %accc -O0 -emit-llvm -S %s -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// Lowered: data regions and compute constructs count on the structured reference counter
+// (plain kinds), enter/exit data on the dynamic one (ACCRT_DYNAMIC = 0x100), finalize adds
+// ACCRT_FINALIZE (0x200), update's if_present is ACCRT_IF_PRESENT (0x400) in its flags.
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.ll -S -o - | FileCheck %s --check-prefix=LOWERED
+// LOWERED-LABEL: define dso_local void @region(
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 3,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 128, i32 0,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 4,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 4,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 128, i32 0,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 3,
+// LOWERED-LABEL: define dso_local void @unstructured(
+// create | DYNAMIC
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 259,
+// LOWERED: call void @__accrt_update_device(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+// LOWERED: call void @__accrt_update_self(ptr %{{.*}}, i64 %{{.*}}, i32 1024,
+// delete | DYNAMIC | FINALIZE
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 774,
 
 // CHECK-DAG: [[DATA:@.str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"data\00"
 // CHECK-DAG: [[KERNELS:@.str[.0-9]*]] = private unnamed_addr constant [8 x i8] c"kernels\00"

@@ -40,22 +40,28 @@ typedef struct accrt_kernel {
  * bytes whose first round_up(reduce_vars * 8, 256) bytes are zero at kernel start and must
  * be left zero at its end. See docs/runtime-abi.md. */
 
-/* Data clause kinds (the `kind` argument). */
+/* Data clause kinds (the low byte of the `kind` argument). */
 enum {
   ACCRT_COPY = 0, ACCRT_COPYIN = 1, ACCRT_COPYOUT = 2, ACCRT_CREATE = 3,
   ACCRT_PRESENT = 4, ACCRT_NO_CREATE = 5, ACCRT_DELETE = 6, ACCRT_DEVICEPTR = 7,
 };
+/* `kind` flags: the dynamic reference counter (enter/exit data; else the structured one),
+ * exit data finalize. `flags` of the update calls: if_present. */
+#define ACCRT_DYNAMIC    0x100
+#define ACCRT_FINALIZE   0x200
+#define ACCRT_IF_PRESENT 0x400
 
 /* 1 when compute regions run on the GPU, else 0. Decided once, on first call. */
 int32_t __accrt_use_device(void);
 
-/* Entry and exit of one data clause item (OpenACC 3.3 section 2.7). */
+/* Entry and exit of one data clause item (OpenACC 3.3 sections 2.6.7, 2.7). */
 void __accrt_data_enter(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
 void __accrt_data_exit(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
 
-/* `update device(...)` / `update self(...)` of a present range. */
-void __accrt_update_device(void *host, int64_t bytes, const char *loc, const char *text);
-void __accrt_update_self(void *host, int64_t bytes, const char *loc, const char *text);
+/* `update device(...)` / `update self(...)` of a present range (absent: error, or skipped
+ * with ACCRT_IF_PRESENT in `flags`). */
+void __accrt_update_device(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text);
+void __accrt_update_self(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text);
 
 /* Device address of a host address inside (or one past the end of) a present range. */
 void *__accrt_deviceptr(void *host, const char *loc, const char *text);
@@ -65,6 +71,9 @@ void *__accrt_deviceptr(void *host, const char *loc, const char *text);
  * of the data clause item it was named in, or null) applied to that item's device copy.
  * Null maps to null. Neither present: error naming `text` and `loc`. */
 void *__accrt_translate(void *host, void *fallback, const char *loc, const char *text);
+
+/* __accrt_translate for a no_create item: not present gives `host` itself, no error. */
+void *__accrt_translate_no_create(void *host, void *fallback, const char *loc, const char *text);
 
 /* A num_gangs/num_workers/vector_length clause's value, before the region runs (on the
  * device or the host): not positive is an error at `loc`. */

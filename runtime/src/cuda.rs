@@ -98,7 +98,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 18] = [
+const USED: [&CStr; 23] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -115,6 +115,11 @@ const USED: [&CStr; 18] = [
     c"cuMemcpyHtoD_v2",
     c"cuMemcpyDtoH_v2",
     c"cuMemsetD8_v2",
+    c"cuMemcpyDtoD_v2",
+    c"cuMemGetInfo_v2",
+    c"cuDeviceTotalMem_v2",
+    c"cuDeviceGetName",
+    c"cuDriverGetVersion",
     c"cuGetErrorName",
     c"cuGetErrorString",
 ];
@@ -307,4 +312,45 @@ pub unsafe fn memcpy_dtoh(dst: *mut c_void, src: DevPtr, bytes: usize) -> Result
     check("cuMemcpyDtoH", unsafe {
         sys::cuMemcpyDtoH_v2(dst, src, bytes)
     })
+}
+
+/// Copy `bytes` from device `src` to device `dst`.
+///
+/// # Safety
+/// `src..src+bytes` and `dst..dst+bytes` must each lie inside one device allocation.
+pub unsafe fn memcpy_dtod(dst: DevPtr, src: DevPtr, bytes: usize) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`).
+    check("cuMemcpyDtoD", unsafe { sys::cuMemcpyDtoD_v2(dst, src, bytes) })
+}
+
+/// (free, total) bytes of the current context's device.
+pub fn mem_get_info() -> Result<(usize, usize), CuError> {
+    let (mut free, mut total) = (0, 0);
+    // SAFETY: writes two size_t to valid locals; the caller made a context current.
+    check("cuMemGetInfo", unsafe { sys::cuMemGetInfo_v2(&mut free, &mut total) })?;
+    Ok((free, total))
+}
+
+pub fn device_total_mem(dev: Device) -> Result<usize, CuError> {
+    let mut v = 0;
+    // SAFETY: writes one size_t to a valid local; `dev` came from cuDeviceGet.
+    check("cuDeviceTotalMem", unsafe { sys::cuDeviceTotalMem_v2(&mut v, dev) })?;
+    Ok(v)
+}
+
+pub fn device_name(dev: Device) -> Result<String, CuError> {
+    let mut buf = [0 as c_char; 256];
+    // SAFETY: the driver writes at most `len` bytes into the local buffer; one byte more
+    // stays 0.
+    check("cuDeviceGetName", unsafe { sys::cuDeviceGetName(buf.as_mut_ptr(), buf.len() as c_int - 1, dev) })?;
+    // SAFETY: NUL-terminated within the buffer (its last byte is never written).
+    Ok(unsafe { CStr::from_ptr(buf.as_ptr()) }.to_string_lossy().into_owned())
+}
+
+/// The driver's CUDA version, e.g. 12090 for 12.9.
+pub fn driver_version() -> Result<i32, CuError> {
+    let mut v = 0;
+    // SAFETY: writes one int to a valid local.
+    check("cuDriverGetVersion", unsafe { sys::cuDriverGetVersion(&mut v) })?;
+    Ok(v)
 }

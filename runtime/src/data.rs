@@ -1,21 +1,33 @@
-//! Data clauses (OpenACC 3.3 §2.7) on top of the present table: allocation, copies and
-//! reference counting for `__accrt_data_enter/exit`, `update`, and `deviceptr`.
+//! Data clauses (OpenACC 3.3 §2.7) and the data routines' table operations (§3.2) on top of
+//! the present table: allocation, copies and reference counting for
+//! `__accrt_data_enter/exit`, `update`, `deviceptr`, and `acc_copyin`, `acc_map_data`,
+//! `acc_attach`, ... (api/memory.rs).
 //!
+//! Every operation names its reference counter ([`Counter`]): structured for data
+//! constructs and compute constructs, dynamic for `enter/exit data` and the routines.
 //! Enter: COPY/COPYIN allocate and upload when absent; CREATE/COPYOUT allocate; PRESENT
 //! requires presence; NO_CREATE only counts an already present item; DEVICEPTR does
-//! nothing. When the item is present, every kind but DEVICEPTR adds a reference.
-//! Exit: every kind but DEVICEPTR drops a reference of a present item; at zero
-//! COPY/COPYOUT download the item, then the device copy is freed. Exit of an absent item
-//! is a no-op (as for `exit data`). Zero-byte items allocate and copy nothing.
-//! The table lock is held across the copies, so concurrent callers are serialised.
+//! nothing. When the item is present, every kind but DEVICEPTR adds a reference of its
+//! counter. Exit: every kind but DEVICEPTR drops a reference of its counter (`finalize`:
+//! the whole dynamic count); when both counts of the range reach zero, COPY/COPYOUT
+//! download the item, then the device copy is freed. A counter that is already zero is no
+//! action (`exit data copyout` of data only a data region holds), as is the exit of an
+//! absent item. Zero-length items allocate and copy nothing. The table lock is held
+//! across the copies, so concurrent callers are serialised.
+//!
+//! Errors name where the item came from ([`Site`]): a clause item as written and its source
+//! position, or the routine. With regions running on the host (no device), every operation
+//! here is a no-op and device addresses are host addresses (a shared-memory device).
+//!
+//! Not here: what the C routines' arguments mean (api/), device memory (mem.rs).
 
 use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::present::{PartiallyPresent, PresentTable};
+use crate::present::{Counter, PartiallyPresent, PresentTable, Released, UnmapError};
 use crate::{device, diag, mem, notify};
 
-/// The `kind` argument of `__accrt_data_enter/exit`.
+/// The `kind` argument of `__accrt_data_enter/exit`, without its flag bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Copy,
@@ -28,8 +40,25 @@ pub enum Kind {
     Deviceptr,
 }
 
+/// `kind` flag: the item comes from `enter data`/`exit data` (the dynamic counter).
+pub const FLAG_DYNAMIC: i32 = 0x100;
+/// `kind` flag: `exit data ... finalize` (the dynamic count drops to zero).
+pub const FLAG_FINALIZE: i32 = 0x200;
+/// `flags` of `__accrt_update_device/self`: `update ... if_present` (absent data is skipped).
+pub const FLAG_IF_PRESENT: i32 = 0x400;
+
+/// A decoded `kind` argument: the clause, its counter and whether it finalizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clause {
+    pub kind: Kind,
+    pub counter: Counter,
+    pub finalize: bool,
+}
+
 impl Kind {
-    pub fn from_abi(kind: i32) -> Kind {
+    /// Decodes the ABI's `kind` (clause number in the low byte, `FLAG_*` bits above). An
+    /// unknown value is a compiler bug (a panic, reported as an internal error).
+    pub fn from_abi(kind: i32) -> Clause {
         const KINDS: [Kind; 8] = [
             Kind::Copy,
             Kind::Copyin,
@@ -40,10 +69,14 @@ impl Kind {
             Kind::Delete,
             Kind::Deviceptr,
         ];
-        match usize::try_from(kind).ok().and_then(|k| KINDS.get(k)) {
+        let flags = kind & !0xff;
+        assert!(flags & !(FLAG_DYNAMIC | FLAG_FINALIZE) == 0, "unknown data clause flags {kind:#x}");
+        let k = match KINDS.get((kind & 0xff) as usize) {
             Some(k) => *k,
             None => panic!("unknown data clause kind {kind}"),
-        }
+        };
+        let counter = if flags & FLAG_DYNAMIC != 0 { Counter::Dynamic } else { Counter::Structured };
+        Clause { kind: k, counter, finalize: flags & FLAG_FINALIZE != 0 }
     }
 
     pub fn clause(self) -> &'static str {
@@ -60,12 +93,20 @@ impl Kind {
     }
 }
 
-/// One clause item as passed by the generated code.
+/// Where a data item comes from, for messages.
+#[derive(Debug, Clone, Copy)]
+pub enum Site<'a> {
+    /// A clause item: its directive's position ("file:line:col") and its text as written.
+    Clause { loc: &'a str, text: &'a str },
+    /// A runtime routine (`acc_copyin`, ...), by name.
+    Routine(&'a str),
+}
+
+/// One data item: a host byte range and where it comes from.
 pub struct Item<'a> {
     pub host: *mut c_void,
     pub bytes: i64,
-    pub loc: &'a str,
-    pub text: &'a str,
+    pub site: Site<'a>,
 }
 
 impl Item<'_> {
@@ -75,38 +116,56 @@ impl Item<'_> {
 
     /// The item's length; a negative one is a user error.
     fn len(&self) -> usize {
-        usize::try_from(self.bytes).unwrap_or_else(|_| {
-            diag::user_error(
-                self.loc,
-                &format!(
-                    "negative length ({} bytes) of data item {}",
-                    self.bytes, self.text
-                ),
-            )
-        })
+        usize::try_from(self.bytes)
+            .unwrap_or_else(|_| self.fail(&format!("negative length ({} bytes) of data item {}", self.bytes, self.describe())))
     }
 
+    /// "a[0:n] (host 0x1000..0x1190, 400 bytes)" or, for a routine, "host 0x1000..0x1190
+    /// (400 bytes)".
     fn describe(&self) -> String {
-        format!(
-            "{} (host {:#x}, {} bytes)",
-            self.text,
-            self.addr(),
-            self.bytes
-        )
+        let end = self.addr().wrapping_add(self.bytes.max(0) as usize);
+        let range = format!("host {:#x}..{:#x}", self.addr(), end);
+        match self.site {
+            Site::Clause { text, .. } => format!("{text} ({range}, {} bytes)", self.bytes),
+            Site::Routine(_) => format!("{range} ({} bytes)", self.bytes),
+        }
+    }
+
+    /// "data in PRESENT clause" / "data in acc_update_self".
+    fn data_in(&self, clause: &str) -> String {
+        match self.site {
+            Site::Clause { .. } => format!("data in {clause} clause"),
+            Site::Routine(r) => format!("data in {r}"),
+        }
+    }
+
+    /// Reports a user error at the item's site and exits.
+    pub fn fail(&self, msg: &str) -> ! {
+        match self.site {
+            Site::Clause { loc, .. } => diag::user_error(loc, msg),
+            Site::Routine(_) => diag::runtime_error(msg),
+        }
     }
 
     fn partially_present(&self, clause: &str, p: PartiallyPresent) -> ! {
-        diag::user_error(
-            self.loc,
-            &format!(
-                "data in {clause} clause is only partially present on the device: {} overlaps the present range {:#x}..{:#x}",
-                self.describe(), p.entry.start, p.entry.end
-            ),
-        )
+        self.fail(&format!(
+            "{} is only partially present on the device: {} overlaps the present range {:#x}..{:#x}",
+            self.data_in(clause),
+            self.describe(),
+            p.entry.start,
+            p.entry.end
+        ))
+    }
+
+    fn not_present(&self, clause: &str) -> ! {
+        self.fail(&format!("{} was not found on the device: {}", self.data_in(clause), self.describe()))
     }
 
     fn error_context(&self) -> String {
-        format!(" for {} at {}", self.text, self.loc)
+        match self.site {
+            Site::Clause { loc, text } => format!(" for {text} at {loc}"),
+            Site::Routine(r) => format!(" in {r}"),
+        }
     }
 }
 
@@ -115,73 +174,84 @@ fn table() -> MutexGuard<'static, PresentTable> {
     TABLE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+fn text_of<'a>(item: &Item<'a>) -> &'a str {
+    match item.site {
+        Site::Clause { text, .. } => text,
+        Site::Routine(r) => r,
+    }
+}
+
 fn upload(item: &Item, dev: mem::DevPtr, len: usize) {
-    notify::transfer("upload", item.text, len);
-    // SAFETY: the generated code passes a host range it may read (the clause's array
-    // section); `dev` lies in a device allocation covering that range.
+    notify::transfer("upload", text_of(item), len);
+    // SAFETY: the caller passes a host range it may read (the clause's array section, or a
+    // routine's argument); `dev` lies in a device allocation covering that range.
     unsafe { mem::copy_to_device(dev, item.host, len, &item.error_context()) }
 }
 
 fn download(item: &Item, dev: mem::DevPtr, len: usize) {
-    notify::transfer("download", item.text, len);
-    // SAFETY: the generated code passes a host range it may write (the clause's array
-    // section); `dev` lies in a device allocation covering that range.
+    notify::transfer("download", text_of(item), len);
+    // SAFETY: the caller passes a host range it may write (the clause's array section, or
+    // a routine's argument); `dev` lies in a device allocation covering that range.
     unsafe { mem::copy_from_device(item.host, dev, len, &item.error_context()) }
 }
 
-/// Entry of one data clause item.
-pub fn enter(item: &Item, kind: Kind) {
-    if device::target().is_none() || kind == Kind::Deviceptr {
-        return;
+/// Entry of one data item with reference counter `c`. Returns the device address of the
+/// item's start when it is present afterwards (on the host: the host address; a zero-length
+/// item, an absent `no_create` one and `deviceptr`: null).
+pub fn enter(item: &Item, kind: Kind, c: Counter) -> *mut c_void {
+    if device::target().is_none() {
+        return item.host;
+    }
+    if kind == Kind::Deviceptr {
+        return std::ptr::null_mut();
     }
     let len = item.len();
     let mut t = table();
     if len == 0 {
-        t.enter_empty(item.addr());
-        return;
+        t.enter_empty(item.addr(), c);
+        return std::ptr::null_mut();
     }
-    match t.find(item.addr(), len) {
+    let dev = match t.find(item.addr(), len) {
         Err(p) => item.partially_present(kind.clause(), p),
-        Ok(Some(e)) => t.retain(e.start),
+        Ok(Some(e)) => {
+            t.retain(e.start, c);
+            e.translate(item.addr())
+        }
         Ok(None) => match kind {
-            Kind::Present => diag::user_error(
-                item.loc,
-                &format!(
-                    "data in PRESENT clause was not found on the device: {}",
-                    item.describe()
-                ),
-            ),
-            Kind::NoCreate => {}
+            Kind::Present => item.not_present(kind.clause()),
+            Kind::NoCreate => return std::ptr::null_mut(),
             Kind::Copy | Kind::Copyin | Kind::Create | Kind::Copyout => {
                 let dev = mem::alloc(len, &item.error_context());
                 if matches!(kind, Kind::Copy | Kind::Copyin) {
                     upload(item, dev, len);
                 }
-                if let Err(p) = t.insert(item.addr(), len, dev) {
+                if let Err(p) = t.insert(item.addr(), len, dev, c) {
                     item.partially_present(kind.clause(), p)
                 }
+                dev
             }
             Kind::Delete | Kind::Deviceptr => panic!("{} clause used on data entry", kind.clause()),
         },
-    }
+    };
+    dev as *mut c_void
 }
 
-/// Exit of one data clause item.
-pub fn exit(item: &Item, kind: Kind) {
+/// Exit of one data item with reference counter `c` (`finalize`: all dynamic references).
+pub fn exit(item: &Item, kind: Kind, c: Counter, finalize: bool) {
     if device::target().is_none() || kind == Kind::Deviceptr {
         return;
     }
     let len = item.len();
     let mut t = table();
     if len == 0 {
-        t.exit_empty(item.addr());
+        t.exit_empty(item.addr(), c, finalize);
         return;
     }
     match t.find(item.addr(), len) {
         Err(p) => item.partially_present(kind.clause(), p),
         Ok(None) => {}
         Ok(Some(e)) => {
-            if let Some(last) = t.release(e.start) {
+            if let Released::Last(last) = t.release(e.start, c, finalize) {
                 if matches!(kind, Kind::Copy | Kind::Copyout) {
                     download(item, last.translate(item.addr()), len);
                 }
@@ -191,8 +261,9 @@ pub fn exit(item: &Item, kind: Kind) {
     }
 }
 
-/// `update device` (`to_device`) or `update self` of a present item.
-pub fn update(item: &Item, to_device: bool) {
+/// `update device` (`to_device`) or `update self` of a present item; absent data is an
+/// error, or skipped with `if_present`.
+pub fn update(item: &Item, to_device: bool, if_present: bool) {
     if device::target().is_none() {
         return;
     }
@@ -201,23 +272,25 @@ pub fn update(item: &Item, to_device: bool) {
         return;
     }
     let t = table();
-    let clause = if to_device {
-        "UPDATE DEVICE"
-    } else {
-        "UPDATE SELF"
-    };
+    let clause = if to_device { "UPDATE DEVICE" } else { "UPDATE SELF" };
     match t.find(item.addr(), len) {
         Err(p) => item.partially_present(clause, p),
-        Ok(None) => diag::user_error(
-            item.loc,
-            &format!(
-                "data in {clause} clause was not found on the device: {}",
-                item.describe()
-            ),
-        ),
+        Ok(None) if if_present => {}
+        Ok(None) => item.not_present(clause),
         Ok(Some(e)) if to_device => upload(item, e.translate(item.addr()), len),
         Ok(Some(e)) => download(item, e.translate(item.addr()), len),
     }
+}
+
+fn not_in_region(loc: &str, text: &str, host: *mut c_void) -> ! {
+    diag::user_error(
+        loc,
+        &format!(
+            "'{text}' (host address {:#x}) is used in a compute region but is not present on the device; \
+             add it to a data clause (e.g. copyin({text}[0:n]))",
+            host as usize
+        ),
+    )
 }
 
 /// Device address of a host address used in a compute region.
@@ -230,21 +303,16 @@ pub fn deviceptr(host: *mut c_void, loc: &str, text: &str) -> *mut c_void {
         Some(dev) => dev as *mut c_void,
         // A zero-length item (`x[0:0]`) has no device copy: its device pointer is null.
         None if t.has_empty(host as usize) => std::ptr::null_mut(),
-        None => diag::user_error(
-            loc,
-            &format!(
-                "'{text}' (host address {:#x}) is used in a compute region but is not present on the device; \
-                 add it to a data clause (e.g. copyin({text}[0:n]))",
-                host as usize
-            ),
-        ),
+        None => not_in_region(loc, text, host),
     }
 }
 
 /// Device address of pointer `host` used in a compute region (`__accrt_translate`): through
 /// the present table by its current value, else relative to the data clause item
-/// `fallback` it was named in (see [`PresentTable::translate_pointer`]).
-pub fn translate(host: *mut c_void, fallback: *mut c_void, loc: &str, text: &str) -> *mut c_void {
+/// `fallback` it was named in (see [`PresentTable::translate_pointer`]). Neither present:
+/// an error, or with `no_create` (the item came from a `no_create` clause) the host
+/// address itself.
+pub fn translate(host: *mut c_void, fallback: *mut c_void, no_create: bool, loc: &str, text: &str) -> *mut c_void {
     if host.is_null() || device::target().is_none() {
         return host;
     }
@@ -252,13 +320,178 @@ pub fn translate(host: *mut c_void, fallback: *mut c_void, loc: &str, text: &str
     match t.translate_pointer(host as usize, fallback as usize) {
         Ok(Some(dev)) => dev as *mut c_void,
         Ok(None) => std::ptr::null_mut(),
-        Err(()) => diag::user_error(
-            loc,
-            &format!(
-                "'{text}' (host address {:#x}) is used in a compute region but is not present on the device; \
-                 add it to a data clause (e.g. copyin({text}[0:n]))",
-                host as usize
-            ),
+        Err(()) if no_create => host,
+        Err(()) => not_in_region(loc, text, host),
+    }
+}
+
+/// `acc_is_present`: whether all of `[host, host+len)` (`len > 0`) lies in one present range.
+pub fn is_present(host: *mut c_void, len: usize) -> bool {
+    device::target().is_none() || matches!(table().find(host as usize, len), Ok(Some(_)))
+}
+
+/// `acc_deviceptr`: the device address of a present host address, else null.
+pub fn device_address(host: *mut c_void) -> *mut c_void {
+    if host.is_null() || device::target().is_none() {
+        return host;
+    }
+    table().lookup(host as usize).map_or(std::ptr::null_mut(), |e| e.translate(host as usize) as *mut c_void)
+}
+
+/// `acc_hostptr`: the host address whose device copy is at `dev`, else null.
+pub fn host_address(dev: *mut c_void) -> *mut c_void {
+    if dev.is_null() || device::target().is_none() {
+        return dev;
+    }
+    table().host_of(dev as u64).map_or(std::ptr::null_mut(), |h| h as *mut c_void)
+}
+
+/// Whether device address `dev` is the device copy of present data that the runtime
+/// allocated (not a range `acc_map_data` mapped), which only the runtime may free.
+pub fn holds_device_block(dev: mem::DevPtr) -> bool {
+    table().holds_device(dev)
+}
+
+/// The device address of all of a present item (`acc_memcpy_d2d`'s arguments); absent or
+/// partly present data is an error.
+pub fn present_range(item: &Item) -> mem::DevPtr {
+    if device::target().is_none() {
+        return item.host as mem::DevPtr;
+    }
+    let len = item.len().max(1);
+    match table().find(item.addr(), len) {
+        Ok(Some(e)) => e.translate(item.addr()),
+        Ok(None) => item.not_present("the argument of"),
+        Err(p) => item.partially_present("the argument of", p),
+    }
+}
+
+/// `acc_map_data`: maps the program's device memory at `dev` to the item's host range.
+/// Data of which any byte is already present is an error.
+pub fn map(item: &Item, dev: mem::DevPtr) {
+    if device::target().is_none() {
+        return;
+    }
+    let len = item.len();
+    if let Err(p) = table().map(item.addr(), len, dev) {
+        item.fail(&format!(
+            "{} is already present on the device: {} overlaps the present range {:#x}..{:#x}",
+            item.data_in(""),
+            item.describe(),
+            p.entry.start,
+            p.entry.end
+        ))
+    }
+}
+
+/// `acc_unmap_data`: removes a mapping `acc_map_data` made at exactly this host address.
+pub fn unmap(host: *mut c_void, routine: &str) {
+    if device::target().is_none() {
+        return;
+    }
+    let at = host as usize;
+    let why = match table().unmap(at) {
+        Ok(_) => return,
+        Err(UnmapError::NotPresent) => format!("host address {at:#x} is not present on the device"),
+        Err(UnmapError::NotMapped(e)) => format!(
+            "host address {at:#x} was not mapped by acc_map_data (it lies in the present range {:#x}..{:#x}{})",
+            e.start,
+            e.end,
+            if e.mapped { ", mapped at its start" } else { ", made by a data clause or routine" }
         ),
+        Err(UnmapError::StructuredHeld(e)) => format!(
+            "host address {at:#x} is still used by {} data construct(s) or compute construct(s)",
+            e.refs.structured
+        ),
+    };
+    diag::runtime_error(&format!("{routine}: {why}"))
+}
+
+/// Writes the 8-byte pointer value `value` into the device copy at `dev`.
+fn write_device_pointer(dev: mem::DevPtr, value: u64, routine: &str) {
+    // SAFETY: `value` is a live local of 8 bytes; `dev` is the device copy of a present
+    // pointer (8 bytes inside one device allocation, checked by the caller's lookup).
+    unsafe { mem::copy_to_device(dev, (&value as *const u64).cast(), 8, &format!(" in {routine}")) }
+}
+
+/// The entry holding all 8 bytes of the pointer at host address `ptr`, if present.
+fn pointer_entry(t: &PresentTable, ptr: usize, routine: &str) -> Option<crate::present::Entry> {
+    match t.find(ptr, std::mem::size_of::<*mut c_void>()) {
+        Ok(e) => e,
+        Err(p) => diag::runtime_error(&format!(
+            "{routine}: the pointer at host address {ptr:#x} is only partially present on the device (present range {:#x}..{:#x})",
+            p.entry.start, p.entry.end
+        )),
+    }
+}
+
+/// `acc_attach`: when the pointer stored at `ptr` and its target are present, its device
+/// copy is made to point at the target's device copy (the first attachment); otherwise
+/// no action (§2.6.8).
+///
+/// # Safety
+/// `ptr` must be readable for one pointer.
+pub unsafe fn attach(ptr: *mut *mut c_void, routine: &str) {
+    if device::target().is_none() || ptr.is_null() {
+        return;
+    }
+    let mut t = table();
+    let Some(pe) = pointer_entry(&t, ptr as usize, routine) else { return };
+    // SAFETY: readable (caller's guarantee).
+    let target = unsafe { ptr.read_unaligned() } as usize;
+    if target == 0 {
+        return;
+    }
+    let Some(dev_target) = t.translate(target) else { return };
+    if t.attach(ptr as usize) {
+        write_device_pointer(pe.translate(ptr as usize), dev_target, routine);
+    }
+}
+
+/// `acc_detach` (`finalize`: `acc_detach_finalize`): drops an attachment of the pointer at
+/// `ptr`; at the last, its device copy gets the host pointer's value back.
+///
+/// # Safety
+/// `ptr` must be readable for one pointer.
+pub unsafe fn detach(ptr: *mut *mut c_void, finalize: bool, routine: &str) {
+    if device::target().is_none() || ptr.is_null() {
+        return;
+    }
+    let mut t = table();
+    let Some(pe) = pointer_entry(&t, ptr as usize, routine) else { return };
+    if t.detach(ptr as usize, finalize) {
+        // SAFETY: readable (caller's guarantee).
+        let host_value = unsafe { ptr.read_unaligned() } as u64;
+        write_device_pointer(pe.translate(ptr as usize), host_value, routine);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kind_and_flags() {
+        let c = Kind::from_abi(1);
+        assert_eq!(c, Clause { kind: Kind::Copyin, counter: Counter::Structured, finalize: false });
+        let c = Kind::from_abi(6 | FLAG_DYNAMIC | FLAG_FINALIZE);
+        assert_eq!(c, Clause { kind: Kind::Delete, counter: Counter::Dynamic, finalize: true });
+        assert_eq!(Kind::from_abi(2 | FLAG_DYNAMIC).counter, Counter::Dynamic);
+    }
+
+    #[test]
+    #[should_panic(expected = "unknown data clause flags")]
+    fn unknown_flags_are_a_compiler_bug() {
+        Kind::from_abi(1 | FLAG_IF_PRESENT);
+    }
+
+    #[test]
+    fn items_describe_their_range() {
+        let it = Item { host: 0x1000 as *mut c_void, bytes: 400, site: Site::Clause { loc: "t.c:1:2", text: "a[0:n]" } };
+        assert_eq!(it.describe(), "a[0:n] (host 0x1000..0x1190, 400 bytes)");
+        assert_eq!(it.data_in("PRESENT"), "data in PRESENT clause");
+        let it = Item { host: 0x1000 as *mut c_void, bytes: 8, site: Site::Routine("acc_update_self") };
+        assert_eq!(it.describe(), "host 0x1000..0x1008 (8 bytes)");
+        assert_eq!(it.data_in("UPDATE SELF"), "data in acc_update_self");
     }
 }

@@ -4,8 +4,11 @@
 //! This file holds the C ABI of `docs/runtime-abi.md` (also `include/accrt.h`); each entry
 //! point only converts its arguments and runs inside [`diag::guard`]. The work is done by:
 //! - [`device`]: whether regions run on the GPU, device and context selection;
-//! - [`present`]: the present table (pure bookkeeping);
-//! - [`data`]: data-clause semantics, `update` and `deviceptr`;
+//! - [`present`]: the present table (pure bookkeeping: structured and dynamic counts);
+//! - [`data`]: data-clause semantics, `update` and `deviceptr`, and the data routines'
+//!   table operations;
+//! - [`api`]: the OpenACC runtime routines of `include/openacc.h` (`acc_copyin`, ...);
+//! - [`queue`]: async queues (not implemented yet: everything completes at once);
 //! - [`launch`]: kernel loading and launch-size decisions;
 //! - [`mem`]: device memory of the selected target;
 //! - [`scratch`]: the scratch memory of gang-level reductions;
@@ -15,6 +18,7 @@
 
 use std::ffi::{c_char, c_void};
 
+pub mod api;
 pub mod cuda;
 pub mod data;
 pub mod device;
@@ -25,9 +29,10 @@ pub mod launch;
 pub mod mem;
 pub mod notify;
 pub mod present;
+pub mod queue;
 pub mod scratch;
 
-use data::{Item, Kind};
+use data::{Item, Kind, Site};
 use diag::{cstr, guard};
 
 /// One kernel as embedded in the host object by the pass (`accrt_kernel` in C).
@@ -66,6 +71,12 @@ pub const ACCRT_PRESENT: i32 = 4;
 pub const ACCRT_NO_CREATE: i32 = 5;
 pub const ACCRT_DELETE: i32 = 6;
 pub const ACCRT_DEVICEPTR: i32 = 7;
+/// `kind` flag bits (docs/runtime-abi.md): `enter data`/`exit data` (dynamic reference
+/// counter; without it, the structured one), `exit data ... finalize`.
+pub const ACCRT_DYNAMIC: i32 = data::FLAG_DYNAMIC;
+pub const ACCRT_FINALIZE: i32 = data::FLAG_FINALIZE;
+/// `flags` bit of `__accrt_update_device/self`: `update ... if_present`.
+pub const ACCRT_IF_PRESENT: i32 = data::FLAG_IF_PRESENT;
 
 /// 1 when compute regions run on a device (the GPU or the emulator), else 0. Decided
 /// once, on first call.
@@ -90,8 +101,7 @@ unsafe fn with_item<T>(
     f(&Item {
         host,
         bytes,
-        loc: &loc,
-        text: &text,
+        site: Site::Clause { loc: &loc, text: &text },
     })
 }
 
@@ -111,7 +121,8 @@ pub unsafe extern "C" fn __accrt_data_enter(
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
-            data::enter(it, Kind::from_abi(kind))
+            let c = Kind::from_abi(kind);
+            data::enter(it, c.kind, c.counter);
         })
     })
 }
@@ -131,12 +142,21 @@ pub unsafe extern "C" fn __accrt_data_exit(
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
-            data::exit(it, Kind::from_abi(kind))
+            let c = Kind::from_abi(kind);
+            data::exit(it, c.kind, c.counter, c.finalize)
         })
     })
 }
 
-/// `update device(...)`: copy a present range to the device.
+/// Decodes the `flags` of `__accrt_update_device/self`: only `ACCRT_IF_PRESENT` exists (any
+/// other bit is a compiler bug).
+fn update_if_present(flags: i32) -> bool {
+    assert!(flags & !ACCRT_IF_PRESENT == 0, "unknown update flags {flags:#x}");
+    flags & ACCRT_IF_PRESENT != 0
+}
+
+/// `update device(...)`: copy a present range to the device (`flags`: `ACCRT_IF_PRESENT`
+/// skips absent data).
 ///
 /// # Safety
 /// As for [`__accrt_data_enter`].
@@ -144,14 +164,16 @@ pub unsafe extern "C" fn __accrt_data_exit(
 pub unsafe extern "C" fn __accrt_update_device(
     host: *mut c_void,
     bytes: i64,
+    flags: i32,
     loc: *const c_char,
     text: *const c_char,
 ) {
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true)) })
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true, update_if_present(flags))) })
 }
 
-/// `update self(...)`: copy a present range back to the host.
+/// `update self(...)`: copy a present range back to the host (`flags` as for
+/// [`__accrt_update_device`]).
 ///
 /// # Safety
 /// As for [`__accrt_data_enter`].
@@ -159,11 +181,12 @@ pub unsafe extern "C" fn __accrt_update_device(
 pub unsafe extern "C" fn __accrt_update_self(
     host: *mut c_void,
     bytes: i64,
+    flags: i32,
     loc: *const c_char,
     text: *const c_char,
 ) {
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false)) })
+    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false, update_if_present(flags))) })
 }
 
 /// Device address of a host address inside (or one past the end of) a present range.
@@ -199,7 +222,26 @@ pub unsafe extern "C" fn __accrt_translate(
     guard(|| {
         // SAFETY: forwarded caller guarantee on `loc` and `text`.
         let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
-        data::translate(host, fallback, &loc, &text)
+        data::translate(host, fallback, false, &loc, &text)
+    })
+}
+
+/// [`__accrt_translate`] of a pointer named in a `no_create` clause: when neither it nor
+/// `fallback` is present, its host address (OpenACC 3.3 §2.7.10), not an error.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_translate_no_create(
+    host: *mut c_void,
+    fallback: *mut c_void,
+    loc: *const c_char,
+    text: *const c_char,
+) -> *mut c_void {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        data::translate(host, fallback, true, &loc, &text)
     })
 }
 

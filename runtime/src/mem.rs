@@ -1,7 +1,11 @@
 //! Device memory on the selected target: the GPU's (through `cuda`) or the emulator's
 //! (separate host allocations, so that data clauses move real bytes and a missing copy is
 //! as visible on the emulator as on the GPU). Failures end the program with a message that
-//! names `what` (the clause item).
+//! names `what` (the clause item or routine).
+//!
+//! The emulator knows its blocks, so it also checks device addresses that programs pass to
+//! the memory routines ([`check_range`], [`is_block`]); on the GPU the CUDA driver reports
+//! bad addresses itself. Not here: host memory of the host target (api/memory.rs).
 
 use std::alloc::Layout;
 use std::collections::HashMap;
@@ -93,5 +97,39 @@ pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: 
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
         Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+    }
+}
+
+/// Copies `len` bytes from device `src` to device `dst` (the ranges may overlap on the
+/// emulator).
+///
+/// # Safety
+/// `src..src+len` and `dst..dst+len` must each lie inside one device allocation.
+pub unsafe fn copy_device(dst: DevPtr, src: DevPtr, len: usize, what: &str) {
+    match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) => unsafe { cuda::memcpy_dtod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees (emulator allocations are host memory).
+        Target::Emulator => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) },
+    }
+}
+
+/// Whether `[p, p+len)` lies inside one emulator allocation. Always true on the GPU (the
+/// driver checks addresses itself).
+pub fn check_range(p: DevPtr, len: usize) -> bool {
+    match target() {
+        Target::Gpu(_) => true,
+        Target::Emulator => emu_blocks().as_ref().is_some_and(|m| {
+            m.iter().any(|(&start, layout)| p >= start && p.saturating_add(len as u64) <= start + layout.size() as u64)
+        }),
+    }
+}
+
+/// Whether `p` is the start of a live allocation (one [`free`] accepts). Always true on the
+/// GPU (cuMemFree reports a bad address itself).
+pub fn is_block(p: DevPtr) -> bool {
+    match target() {
+        Target::Gpu(_) => true,
+        Target::Emulator => emu_blocks().as_ref().is_some_and(|m| m.contains_key(&p)),
     }
 }

@@ -1,17 +1,74 @@
-//! The present table: which host byte ranges have a device copy (OpenACC 3.3 §2.6.6).
+//! The present table: which host byte ranges have a device copy (OpenACC 3.3 §2.6.6), with
+//! the two reference counters of §2.6.7 and the attachment counters of §2.6.8.
 //!
 //! Pure bookkeeping with no CUDA dependency, so it is unit-tested on any machine. Entries
-//! are keyed by host start address in a `BTreeMap` and never overlap. Each entry has ONE
-//! reference count that combines the structured and dynamic counts of §2.6.7: the ABI
-//! (`__accrt_data_enter/exit`) does not say whether an item comes from a data region or
-//! from `enter/exit data`, so the runtime cannot keep them apart. Data stays on the device
-//! until the combined count drops to zero, which is what correct programs observe.
+//! are keyed by host start address in a `BTreeMap` and never overlap. Each entry counts
+//! structured references (data regions, compute-construct data clauses) and dynamic ones
+//! (`enter data`/`exit data`, `acc_copyin`/`acc_delete`/...) apart: a range stays present
+//! while either count is non-zero, so `exit data delete(a)` inside `data copy(a)` leaves
+//! the region's copy in place (its dynamic count is already zero: no action). Releasing a
+//! counter that is zero is no action either; `finalize` sets the dynamic count to zero.
+//! A range mapped by `acc_map_data` keeps a dynamic count of at least one until
+//! [`PresentTable::unmap`], so no exit ever frees it (its memory belongs to the program).
+//!
+//! An item inside a present range (a sub-range) counts on that range's entry; an item that
+//! overlaps a range without lying inside it is [`PartiallyPresent`], which callers report.
 //!
 //! Zero-length items (`x[0:0]`) allocate nothing and create no entry; they are counted in
 //! a side table so that `deviceptr` of such an address (when no real entry contains it)
 //! can return null instead of reporting the data as missing.
+//!
+//! What this module does not do: allocate, copy or free (data.rs does, from what the
+//! calls here return), or decide what a clause means.
 
 use std::collections::BTreeMap;
+
+/// Which reference counter an operation uses (§2.6.7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counter {
+    /// Data constructs and data clauses on compute constructs.
+    Structured,
+    /// `enter data`, `exit data` and the data routines (`acc_copyin`, ...).
+    Dynamic,
+}
+
+/// The two reference counts of a present range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Refs {
+    pub structured: u64,
+    pub dynamic: u64,
+}
+
+impl Refs {
+    /// One reference of kind `c`.
+    pub fn one(c: Counter) -> Refs {
+        let mut r = Refs::default();
+        *r.get_mut(c) += 1;
+        r
+    }
+
+    fn get_mut(&mut self, c: Counter) -> &mut u64 {
+        match c {
+            Counter::Structured => &mut self.structured,
+            Counter::Dynamic => &mut self.dynamic,
+        }
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.structured == 0 && self.dynamic == 0
+    }
+
+    /// Drops one reference of kind `c` (all of them with `finalize`), never below `floor`.
+    /// False when there was none above `floor` to drop (no action).
+    fn drop_ref(&mut self, c: Counter, finalize: bool, floor: u64) -> bool {
+        let n = self.get_mut(c);
+        if *n <= floor {
+            return false;
+        }
+        *n = if finalize { floor } else { *n - 1 };
+        true
+    }
+}
 
 /// One present range `[start, end)` with its device copy at `dev`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,13 +76,24 @@ pub struct Entry {
     pub start: usize,
     pub end: usize,
     pub dev: u64,
-    pub refs: u64,
+    pub refs: Refs,
+    /// Made by `acc_map_data`: the program owns the device memory; only `acc_unmap_data`
+    /// removes the entry, and nothing frees it.
+    pub mapped: bool,
 }
 
 impl Entry {
     /// Device address of host address `addr` (which must be in `[start, end]`).
     pub fn translate(&self, addr: usize) -> u64 {
         self.dev + (addr - self.start) as u64
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
     }
 }
 
@@ -38,11 +106,35 @@ pub struct PartiallyPresent {
 /// Result of looking up a host range.
 pub type Found = Result<Option<Entry>, PartiallyPresent>;
 
+/// What releasing a reference did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Released {
+    /// The counter was already zero (or at a mapped range's floor): no action.
+    NotHeld,
+    /// A reference was dropped and the range stays present.
+    Kept,
+    /// That was the last reference: the entry, now removed from the table (with its
+    /// attachments), whose device copy the caller copies out and frees.
+    Last(Entry),
+}
+
+/// Why `acc_unmap_data` cannot unmap an address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnmapError {
+    NotPresent,
+    /// Present, but not as a range that `acc_map_data` mapped starting at that address.
+    NotMapped(Entry),
+    /// Mapped, but a data construct still holds it (structured count > 0).
+    StructuredHeld(Entry),
+}
+
 #[derive(Debug, Default)]
 pub struct PresentTable {
     entries: BTreeMap<usize, Entry>,
     /// Reference counts of zero-length items, by host address.
-    empty: BTreeMap<usize, u64>,
+    empty: BTreeMap<usize, Refs>,
+    /// Attachment counters (§2.6.8), by the host address of the attached pointer.
+    attached: BTreeMap<usize, u64>,
 }
 
 impl PresentTable {
@@ -50,6 +142,7 @@ impl PresentTable {
         PresentTable {
             entries: BTreeMap::new(),
             empty: BTreeMap::new(),
+            attached: BTreeMap::new(),
         }
     }
 
@@ -72,46 +165,93 @@ impl PresentTable {
         }
     }
 
-    /// Add a new entry with reference count 1. The range must not be present at all.
-    pub fn insert(
-        &mut self,
-        start: usize,
-        len: usize,
-        dev: u64,
-    ) -> Result<Entry, PartiallyPresent> {
+    /// Add a new entry holding one reference of kind `c`. No byte of the range may be
+    /// present.
+    pub fn insert(&mut self, start: usize, len: usize, dev: u64, c: Counter) -> Result<Entry, PartiallyPresent> {
+        self.add(start, len, dev, Refs::one(c), false)
+    }
+
+    /// `acc_map_data`: a new entry for device memory the program allocated, with a dynamic
+    /// count of one that no exit drops. No byte of the range may be present.
+    pub fn map(&mut self, start: usize, len: usize, dev: u64) -> Result<Entry, PartiallyPresent> {
+        self.add(start, len, dev, Refs::one(Counter::Dynamic), true)
+    }
+
+    fn add(&mut self, start: usize, len: usize, dev: u64, refs: Refs, mapped: bool) -> Result<Entry, PartiallyPresent> {
         match self.find(start, len) {
             Ok(None) => {}
-            Ok(Some(entry)) | Err(PartiallyPresent { entry }) => {
-                return Err(PartiallyPresent { entry })
-            }
+            Ok(Some(entry)) | Err(PartiallyPresent { entry }) => return Err(PartiallyPresent { entry }),
         }
-        let e = Entry {
-            start,
-            end: start + len,
-            dev,
-            refs: 1,
-        };
+        let e = Entry { start, end: start + len, dev, refs, mapped };
         self.entries.insert(start, e);
         Ok(e)
     }
 
-    /// Add one reference to the entry starting at `start`.
-    pub fn retain(&mut self, start: usize) {
+    /// Add one reference of kind `c` to the entry starting at `start`.
+    pub fn retain(&mut self, start: usize, c: Counter) {
         if let Some(e) = self.entries.get_mut(&start) {
-            e.refs += 1;
+            *e.refs.get_mut(c) += 1;
         }
     }
 
-    /// Drop one reference to the entry starting at `start`; returns the entry, removed
-    /// from the table, when that was the last reference.
-    pub fn release(&mut self, start: usize) -> Option<Entry> {
-        let e = self.entries.get_mut(&start)?;
-        e.refs = e.refs.saturating_sub(1);
-        if e.refs == 0 {
-            self.entries.remove(&start)
-        } else {
-            None
+    /// Drop one reference of kind `c` (with `finalize`, the whole dynamic count) of the
+    /// entry starting at `start`.
+    pub fn release(&mut self, start: usize, c: Counter, finalize: bool) -> Released {
+        let Some(e) = self.entries.get_mut(&start) else { return Released::NotHeld };
+        let floor = u64::from(e.mapped && c == Counter::Dynamic);
+        if !e.refs.drop_ref(c, finalize, floor) {
+            return Released::NotHeld;
         }
+        if !e.refs.is_zero() || e.mapped {
+            return Released::Kept;
+        }
+        let e = *e;
+        self.remove(e.start);
+        Released::Last(e)
+    }
+
+    /// `acc_unmap_data(start)`: removes the mapped entry starting at `start` (its memory
+    /// stays the program's).
+    pub fn unmap(&mut self, start: usize) -> Result<Entry, UnmapError> {
+        let e = self.lookup(start).ok_or(UnmapError::NotPresent)?;
+        if !e.mapped || e.start != start {
+            return Err(UnmapError::NotMapped(e));
+        }
+        if e.refs.structured > 0 {
+            return Err(UnmapError::StructuredHeld(e));
+        }
+        self.remove(start);
+        Ok(e)
+    }
+
+    /// Removes the entry at `start` and the attachments of pointers inside it.
+    fn remove(&mut self, start: usize) {
+        if let Some(e) = self.entries.remove(&start) {
+            let inside: Vec<usize> = self.attached.range(e.start..e.end).map(|(a, _)| *a).collect();
+            for a in inside {
+                self.attached.remove(&a);
+            }
+        }
+    }
+
+    /// The entry containing host address `addr` (strictly: one past the end is outside).
+    pub fn lookup(&self, addr: usize) -> Option<Entry> {
+        let (_, e) = self.entries.range(..=addr).next_back()?;
+        (addr < e.end).then_some(*e)
+    }
+
+    /// The host address whose device copy is at device address `dev` (strictly inside an
+    /// entry's device range).
+    pub fn host_of(&self, dev: u64) -> Option<usize> {
+        self.entries
+            .values()
+            .find(|e| dev >= e.dev && dev - e.dev < e.len() as u64)
+            .map(|e| e.start + (dev - e.dev) as usize)
+    }
+
+    /// Whether a range the runtime allocated (not mapped) has its device copy at `dev`.
+    pub fn holds_device(&self, dev: u64) -> bool {
+        self.entries.values().any(|e| e.dev == dev && !e.mapped)
     }
 
     /// Device address of host address `addr`: inside a present range, or one past its
@@ -149,15 +289,15 @@ impl PresentTable {
     }
 
     /// Count one zero-length item at `addr`.
-    pub fn enter_empty(&mut self, addr: usize) {
-        *self.empty.entry(addr).or_insert(0) += 1;
+    pub fn enter_empty(&mut self, addr: usize, c: Counter) {
+        *self.empty.entry(addr).or_default().get_mut(c) += 1;
     }
 
     /// Drop one zero-length item at `addr` (nothing when there is none).
-    pub fn exit_empty(&mut self, addr: usize) {
-        if let Some(n) = self.empty.get_mut(&addr) {
-            *n -= 1;
-            if *n == 0 {
+    pub fn exit_empty(&mut self, addr: usize, c: Counter, finalize: bool) {
+        if let Some(r) = self.empty.get_mut(&addr) {
+            r.drop_ref(c, finalize, 0);
+            if r.is_zero() {
                 self.empty.remove(&addr);
             }
         }
@@ -166,6 +306,28 @@ impl PresentTable {
     /// Whether a zero-length item at `addr` is currently entered.
     pub fn has_empty(&self, addr: usize) -> bool {
         self.empty.contains_key(&addr)
+    }
+
+    /// Count one attachment of the pointer stored at host address `ptr`; true when it is
+    /// the first (the caller then writes the target's device address into the pointer's
+    /// device copy).
+    pub fn attach(&mut self, ptr: usize) -> bool {
+        let n = self.attached.entry(ptr).or_insert(0);
+        *n += 1;
+        *n == 1
+    }
+
+    /// Drop one attachment (all of them with `finalize`) of the pointer at `ptr`; true when
+    /// that was the last (the caller then restores the host value in the device copy).
+    /// False when it is not attached.
+    pub fn detach(&mut self, ptr: usize, finalize: bool) -> bool {
+        let Some(n) = self.attached.get_mut(&ptr) else { return false };
+        *n = if finalize { 0 } else { *n - 1 };
+        if *n == 0 {
+            self.attached.remove(&ptr);
+            return true;
+        }
+        false
     }
 
     pub fn len(&self) -> usize {
@@ -179,94 +341,182 @@ impl PresentTable {
 
 #[cfg(test)]
 mod tests {
+    use super::Counter::{Dynamic, Structured};
     use super::*;
+
+    fn refs(structured: u64, dynamic: u64) -> Refs {
+        Refs { structured, dynamic }
+    }
 
     #[test]
     fn insert_and_find() {
         let mut t = PresentTable::new();
         assert_eq!(t.find(1000, 100), Ok(None));
-        let e = t.insert(1000, 100, 0x9000).unwrap();
-        assert_eq!(
-            e,
-            Entry {
-                start: 1000,
-                end: 1100,
-                dev: 0x9000,
-                refs: 1
-            }
-        );
+        let e = t.insert(1000, 100, 0x9000, Structured).unwrap();
+        assert_eq!(e, Entry { start: 1000, end: 1100, dev: 0x9000, refs: refs(1, 0), mapped: false });
         assert_eq!(t.find(1000, 100), Ok(Some(e)));
         assert_eq!(t.find(1010, 10), Ok(Some(e)), "sub-range is present");
         assert_eq!(t.find(1099, 1), Ok(Some(e)));
         assert_eq!(t.find(1100, 4), Ok(None), "range right after the entry");
         assert_eq!(t.find(900, 100), Ok(None), "range right before the entry");
+        assert_eq!(t.insert(2000, 8, 1, Dynamic).unwrap().refs, refs(0, 1));
     }
 
     #[test]
-    fn refcount() {
+    fn one_counter_of_each_kind() {
         let mut t = PresentTable::new();
-        t.insert(1000, 8, 1).unwrap();
-        t.retain(1000);
-        assert_eq!(t.release(1000), None);
+        t.insert(1000, 8, 1, Structured).unwrap();
+        t.retain(1000, Structured);
+        assert_eq!(t.release(1000, Structured, false), Released::Kept);
         assert_eq!(t.len(), 1);
-        let last = t.release(1000).unwrap();
-        assert_eq!((last.start, last.end, last.refs), (1000, 1008, 0));
+        let Released::Last(last) = t.release(1000, Structured, false) else { panic!("last") };
+        assert_eq!((last.start, last.end, last.refs), (1000, 1008, refs(0, 0)));
         assert!(t.is_empty());
-        assert_eq!(
-            t.release(1000),
-            None,
-            "releasing an absent entry is harmless"
-        );
+        assert_eq!(t.release(1000, Structured, false), Released::NotHeld, "releasing an absent entry is harmless");
+    }
+
+    #[test]
+    fn exit_data_inside_a_data_region_does_not_end_it() {
+        // data copy(a) { exit data delete(a) }: the dynamic count is zero, no action.
+        let mut t = PresentTable::new();
+        t.insert(1000, 8, 1, Structured).unwrap();
+        assert_eq!(t.release(1000, Dynamic, false), Released::NotHeld);
+        assert_eq!(t.release(1000, Dynamic, true), Released::NotHeld, "finalize too");
+        assert_eq!(t.lookup(1000).unwrap().refs, refs(1, 0));
+        assert!(matches!(t.release(1000, Structured, false), Released::Last(_)));
+    }
+
+    #[test]
+    fn copyout_while_a_data_region_holds_it_only_decrements() {
+        // enter data copyin(a); data copy(a) { exit data copyout(a) }: no copy-out or
+        // free at the exit data; the region's end is the last reference.
+        let mut t = PresentTable::new();
+        t.insert(1000, 8, 1, Dynamic).unwrap();
+        t.retain(1000, Structured);
+        assert_eq!(t.release(1000, Dynamic, false), Released::Kept);
+        assert_eq!(t.lookup(1000).unwrap().refs, refs(1, 0));
+        assert!(matches!(t.release(1000, Structured, false), Released::Last(_)));
+    }
+
+    #[test]
+    fn enter_twice_exit_once_and_finalize() {
+        let mut t = PresentTable::new();
+        t.insert(1000, 8, 1, Dynamic).unwrap();
+        t.retain(1000, Dynamic);
+        t.retain(1000, Dynamic);
+        assert_eq!(t.release(1000, Dynamic, false), Released::Kept);
+        assert_eq!(t.lookup(1000).unwrap().refs, refs(0, 2));
+        t.retain(1000, Structured);
+        assert_eq!(t.release(1000, Dynamic, true), Released::Kept, "finalize leaves the structured reference");
+        assert_eq!(t.lookup(1000).unwrap().refs, refs(1, 0));
+        assert!(matches!(t.release(1000, Structured, false), Released::Last(_)));
+        t.insert(1000, 8, 1, Dynamic).unwrap();
+        t.retain(1000, Dynamic);
+        assert!(matches!(t.release(1000, Dynamic, true), Released::Last(_)), "finalize drops every dynamic reference");
+    }
+
+    #[test]
+    fn sub_ranges_count_on_the_enclosing_entry() {
+        let mut t = PresentTable::new();
+        let e = t.insert(1000, 100, 0x5000, Dynamic).unwrap();
+        // data copy(a[10:20]) inside enter data copyin(a[0:100]).
+        assert_eq!(t.find(1010, 20), Ok(Some(e)));
+        t.retain(1000, Structured);
+        assert_eq!(t.release(1000, Structured, false), Released::Kept);
+        // exit data copyout(a[10:20]): the last reference; the whole entry goes.
+        let Released::Last(last) = t.release(t.find(1010, 20).unwrap().unwrap().start, Dynamic, false) else {
+            panic!("last")
+        };
+        assert_eq!((last.start, last.end, last.translate(1010)), (1000, 1100, 0x500a));
+        assert_eq!(t.find(1010, 20), Ok(None));
     }
 
     #[test]
     fn lookup_inside_and_one_past_end() {
         let mut t = PresentTable::new();
-        t.insert(1000, 100, 0x5000).unwrap();
+        t.insert(1000, 100, 0x5000, Structured).unwrap();
         assert_eq!(t.translate(1000), Some(0x5000));
         assert_eq!(t.translate(1050), Some(0x5032));
         assert_eq!(t.translate(1100), Some(0x5064), "one past the end");
         assert_eq!(t.translate(1101), None);
         assert_eq!(t.translate(999), None);
+        assert_eq!(t.lookup(1099).map(|e| e.start), Some(1000));
+        assert_eq!(t.lookup(1100), None, "lookup is strict");
+        assert_eq!(t.host_of(0x5000), Some(1000));
+        assert_eq!(t.host_of(0x5063), Some(1099));
+        assert_eq!(t.host_of(0x5064), None);
+        assert_eq!(t.host_of(0x4fff), None);
         // An adjacent range starting where the first ends takes precedence.
-        t.insert(1100, 10, 0x8000).unwrap();
+        t.insert(1100, 10, 0x8000, Structured).unwrap();
         assert_eq!(t.translate(1100), Some(0x8000));
         assert_eq!(t.translate(1110), Some(0x800a));
+        assert_eq!(t.host_of(0x8009), Some(1109));
+        assert!(t.holds_device(0x8000));
+        assert!(!t.holds_device(0x8001));
     }
 
     #[test]
     fn partial_overlap_is_an_error() {
         let mut t = PresentTable::new();
-        let e = t.insert(1000, 100, 1).unwrap();
-        assert_eq!(
-            t.find(990, 20),
-            Err(PartiallyPresent { entry: e }),
-            "overlaps the start"
-        );
-        assert_eq!(
-            t.find(1090, 20),
-            Err(PartiallyPresent { entry: e }),
-            "overlaps the end"
-        );
-        assert_eq!(
-            t.find(900, 300),
-            Err(PartiallyPresent { entry: e }),
-            "contains the entry"
-        );
-        assert!(t.insert(1050, 100, 2).is_err());
-        assert!(t.insert(1000, 10, 2).is_err(), "already present");
+        let e = t.insert(1000, 100, 1, Structured).unwrap();
+        assert_eq!(t.find(990, 20), Err(PartiallyPresent { entry: e }), "overlaps the start");
+        assert_eq!(t.find(1090, 20), Err(PartiallyPresent { entry: e }), "overlaps the end");
+        assert_eq!(t.find(900, 300), Err(PartiallyPresent { entry: e }), "contains the entry");
+        assert!(t.insert(1050, 100, 2, Structured).is_err());
+        assert!(t.insert(1000, 10, 2, Dynamic).is_err(), "already present");
+        assert!(t.map(1099, 2, 2).is_err());
         assert_eq!(t.len(), 1);
-        t.insert(1100, 100, 3).unwrap();
-        t.insert(800, 200, 4).unwrap();
+        t.insert(1100, 100, 3, Structured).unwrap();
+        t.insert(800, 200, 4, Dynamic).unwrap();
         assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn mapped_ranges_stay_until_unmapped() {
+        let mut t = PresentTable::new();
+        let e = t.map(1000, 64, 0x7000).unwrap();
+        assert_eq!((e.refs, e.mapped), (refs(0, 1), true));
+        assert!(!t.holds_device(0x7000), "the program's memory");
+        // exit data delete / acc_delete / finalize never free it.
+        assert_eq!(t.release(1000, Dynamic, false), Released::NotHeld);
+        assert_eq!(t.release(1000, Dynamic, true), Released::NotHeld);
+        t.retain(1000, Dynamic);
+        assert_eq!(t.release(1000, Dynamic, true), Released::Kept);
+        assert_eq!(t.lookup(1000).unwrap().refs, refs(0, 1));
+        // A data construct holds it: unmapping is an error until the region ends.
+        t.retain(1000, Structured);
+        assert!(matches!(t.unmap(1000), Err(UnmapError::StructuredHeld(_))));
+        assert_eq!(t.release(1000, Structured, false), Released::Kept);
+        assert!(matches!(t.unmap(1010), Err(UnmapError::NotMapped(_))), "not the mapped address");
+        assert_eq!(t.unmap(1000).map(|e| e.dev), Ok(0x7000));
+        assert_eq!(t.unmap(1000), Err(UnmapError::NotPresent));
+        t.insert(2000, 8, 1, Dynamic).unwrap();
+        assert!(matches!(t.unmap(2000), Err(UnmapError::NotMapped(_))), "copied in, not mapped");
+    }
+
+    #[test]
+    fn attachments_count_and_go_with_their_entry() {
+        let mut t = PresentTable::new();
+        t.insert(1000, 64, 0x7000, Dynamic).unwrap();
+        assert!(t.attach(1008));
+        assert!(!t.attach(1008));
+        assert!(!t.detach(1008, false));
+        assert!(t.detach(1008, false));
+        assert!(!t.detach(1008, false), "not attached");
+        assert!(t.attach(1016));
+        assert!(!t.attach(1016));
+        assert!(t.detach(1016, true), "finalize detaches at once");
+        assert!(t.attach(1024));
+        assert!(matches!(t.release(1000, Dynamic, false), Released::Last(_)));
+        assert!(t.attach(1024), "freeing the entry dropped its attachments");
     }
 
     #[test]
     fn pointers_translate_by_their_current_value() {
         let mut t = PresentTable::new();
         // copy(u[0:25], v[0:25]) with 4-byte elements.
-        t.insert(1000, 100, 0x5000).unwrap();
-        t.insert(3000, 100, 0x9000).unwrap();
+        t.insert(1000, 100, 0x5000, Structured).unwrap();
+        t.insert(3000, 100, 0x9000, Structured).unwrap();
         // Before the swap: u and v are their sections' starts.
         assert_eq!(t.translate_pointer(1000, 1000), Ok(Some(0x5000)));
         assert_eq!(t.translate_pointer(3000, 3000), Ok(Some(0x9000)));
@@ -285,13 +535,13 @@ mod tests {
     fn pointers_outside_every_range_use_their_clause_item() {
         let mut t = PresentTable::new();
         // copy(y[5:10]) with 4-byte elements and y = 980: the section is 1000..1040.
-        t.insert(1000, 40, 0x5000).unwrap();
+        t.insert(1000, 40, 0x5000, Structured).unwrap();
         assert_eq!(t.translate_pointer(980, 1000), Ok(Some(0x5000 - 20)));
         assert_eq!(t.translate_pointer(980, 0), Err(()), "no clause item to fall back on");
         assert_eq!(t.translate_pointer(980, 2000), Err(()), "clause item not present");
         assert_eq!(t.translate_pointer(5000, 1000), Ok(Some(0x5000 + 4000)), "after the section");
         // A zero-length clause item maps to null.
-        t.enter_empty(7000);
+        t.enter_empty(7000, Structured);
         assert_eq!(t.translate_pointer(6980, 7000), Ok(None));
         assert_eq!(t.translate_pointer(7000, 0), Ok(None));
     }
@@ -300,18 +550,21 @@ mod tests {
     fn zero_length() {
         let mut t = PresentTable::new();
         assert!(!t.has_empty(500));
-        t.enter_empty(500);
-        t.enter_empty(500);
+        t.enter_empty(500, Structured);
+        t.enter_empty(500, Dynamic);
+        t.enter_empty(500, Dynamic);
         assert!(t.has_empty(500));
         assert!(t.is_empty(), "zero-length items create no entry");
         assert_eq!(t.translate(500), None);
-        t.exit_empty(500);
-        assert!(t.has_empty(500));
-        t.exit_empty(500);
+        t.exit_empty(500, Dynamic, true);
+        assert!(t.has_empty(500), "the structured reference is left");
+        t.exit_empty(500, Dynamic, false);
+        assert!(t.has_empty(500), "no dynamic reference to drop");
+        t.exit_empty(500, Structured, false);
         assert!(!t.has_empty(500));
-        t.exit_empty(500);
+        t.exit_empty(500, Structured, false);
         // A zero-length address inside a real entry translates through that entry.
-        t.insert(400, 200, 0x100).unwrap();
+        t.insert(400, 200, 0x100, Structured).unwrap();
         assert_eq!(t.translate(500), Some(0x164));
     }
 }

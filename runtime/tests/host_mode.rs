@@ -1,8 +1,10 @@
 //! The C entry points on the host path: with `ACC_DEVICE_TYPE=host` regions run on the
-//! host, every data call is a no-op and `deviceptr` is the identity.
+//! host, every data call is a no-op and `deviceptr` is the identity; the OpenACC routines
+//! act as for a device that shares the host's memory.
 
 use std::ffi::c_void;
 
+use accrt::api::memory::*;
 use accrt::*;
 
 #[test]
@@ -26,8 +28,8 @@ fn host_mode_is_a_no_op() {
         ] {
             __accrt_data_enter(p, 64, kind, loc, text);
         }
-        __accrt_update_device(p, 64, loc, text);
-        __accrt_update_self(p, 64, loc, text);
+        __accrt_update_device(p, 64, 0, loc, text);
+        __accrt_update_self(p, 64, ACCRT_IF_PRESENT, loc, text);
         assert_eq!(__accrt_deviceptr(p, loc, text), p);
         assert_eq!(__accrt_translate(p, p, loc, text), p);
         assert_eq!(__accrt_translate(p, std::ptr::null_mut(), loc, text), p);
@@ -41,4 +43,28 @@ fn host_mode_is_a_no_op() {
     }
     assert_eq!(x, [1.0f32; 16]);
     assert_eq!(__accrt_use_device(), 0);
+}
+
+#[test]
+fn routines_see_shared_memory() {
+    std::env::set_var("ACC_DEVICE_TYPE", "host");
+    let mut x = [7u8; 33];
+    let p = x.as_mut_ptr() as *mut c_void;
+    // SAFETY: `x` is a live 33-byte buffer; acc_malloc's block is 33 bytes and freed once.
+    unsafe {
+        assert_eq!(acc_copyin(p, 33), p);
+        assert_eq!(acc_deviceptr(p), p);
+        assert_eq!(acc_hostptr(p), p);
+        assert_eq!(acc_is_present(p, 33), 1);
+        acc_copyout_finalize(p, 33);
+        assert_eq!(acc_is_present(p, 1), 1, "host data is always present");
+        let d = acc_malloc(33);
+        assert!(!d.is_null());
+        acc_memcpy_to_device(d, p, 33);
+        x[0] = 0;
+        acc_memcpy_from_device(p, d, 33);
+        assert_eq!(x, [7u8; 33]);
+        acc_free(d);
+        acc_unmap_data(p);
+    }
 }

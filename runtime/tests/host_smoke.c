@@ -24,8 +24,8 @@ int main(void) {
   }
   /* PRESENT of absent data is not an error on the host. */
   __accrt_data_enter(x + 1, 4, ACCRT_PRESENT, "smoke.c:2:1", "x[1:1]");
-  __accrt_update_device(x, sizeof x, "smoke.c:3:1", "x[0:n]");
-  __accrt_update_self(x, sizeof x, "smoke.c:4:1", "x[0:n]");
+  __accrt_update_device(x, sizeof x, 0, "smoke.c:3:1", "x[0:n]");
+  __accrt_update_self(x, sizeof x, 0, "smoke.c:4:1", "x[0:n]");
   CHECK(__accrt_deviceptr(x, "smoke.c:5:1", "x") == (void *)x);
   CHECK(__accrt_deviceptr(x + N, "smoke.c:5:1", "x") == (void *)(x + N));
   CHECK(__accrt_deviceptr(NULL, "smoke.c:5:1", "p") == NULL);

@@ -73,11 +73,11 @@ int main(int argc, char **argv) {
   saxpy(3, 16, 2048, N, 1.0f);         /* clamped block */
   __accrt_data_exit(y, B, ACCRT_COPY, "t.c:11:9", "y[0:n]");        /* refcount 1: no copy */
   CHECK(y[5] == 1.0f);
-  __accrt_update_self(y + 5, 4, "t.c:15:9", "y[5:1]");
+  __accrt_update_self(y + 5, 4, 0, "t.c:15:9", "y[5:1]");
   CHECK(y[5] == 16.0f);
   CHECK(y[6] == 1.0f);
   y[6] = 100.0f;
-  __accrt_update_device(y + 6, 4, "t.c:16:9", "y[6:1]");
+  __accrt_update_device(y + 6, 4, 0, "t.c:16:9", "y[6:1]");
   __accrt_data_exit(y, B, ACCRT_COPY, "t.c:10:9", "y[0:n]");        /* last: copy back */
   __accrt_data_exit(x, B, ACCRT_COPYIN, "t.c:10:9", "x[0:n]");
   for (int i = 0; i < N; i++) {

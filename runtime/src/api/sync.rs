@@ -1,0 +1,136 @@
+//! The async routines (OpenACC 3.3 §3.2.9-3.2.17) over queue.rs, which has no real queues
+//! yet: tests answer "finished" (nonzero), waits return at once, async arguments are checked
+//! and the default queue is remembered. The `_device` forms also check their device number.
+//!
+//! Not here: CUDA streams (queue.rs says what is missing).
+
+use super::device::check_device_num;
+use super::fail;
+use crate::diag::guard;
+use crate::queue;
+
+/// The `count` async arguments at `args`.
+///
+/// # Safety
+/// `args` must be readable for `count` ints when `count > 0`.
+unsafe fn wait_args<'a>(count: i32, args: *const i32, routine: &str) -> &'a [i32] {
+    if count <= 0 {
+        return &[];
+    }
+    if args.is_null() {
+        fail(routine, &format!("null wait_arg array with count {count}"));
+    }
+    // SAFETY: non-null and readable for `count` ints (caller's guarantee).
+    unsafe { std::slice::from_raw_parts(args, count as usize) }
+}
+
+#[no_mangle]
+pub extern "C" fn acc_async_test(wait_arg: i32) -> i32 {
+    guard(|| i32::from(queue::test(wait_arg, "acc_async_test")))
+}
+
+#[no_mangle]
+pub extern "C" fn acc_async_test_device(wait_arg: i32, dev_num: i32) -> i32 {
+    guard(|| {
+        check_device_num(dev_num, "acc_async_test_device");
+        i32::from(queue::test(wait_arg, "acc_async_test_device"))
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_async_test_all() -> i32 {
+    guard(|| i32::from(queue::test_all()))
+}
+
+#[no_mangle]
+pub extern "C" fn acc_async_test_all_device(dev_num: i32) -> i32 {
+    guard(|| {
+        check_device_num(dev_num, "acc_async_test_all_device");
+        i32::from(queue::test_all())
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait(wait_arg: i32) {
+    guard(|| queue::wait(wait_arg, "acc_wait"))
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_device(wait_arg: i32, dev_num: i32) {
+    guard(|| {
+        check_device_num(dev_num, "acc_wait_device");
+        queue::wait(wait_arg, "acc_wait_device")
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_async(wait_arg: i32, async_arg: i32) {
+    guard(|| queue::wait_async(wait_arg, async_arg, "acc_wait_async"))
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_device_async(wait_arg: i32, async_arg: i32, dev_num: i32) {
+    guard(|| {
+        check_device_num(dev_num, "acc_wait_device_async");
+        queue::wait_async(wait_arg, async_arg, "acc_wait_device_async")
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_all() {
+    guard(queue::wait_all)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_all_device(dev_num: i32) {
+    guard(|| {
+        check_device_num(dev_num, "acc_wait_all_device");
+        queue::wait_all()
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_all_async(async_arg: i32) {
+    guard(|| {
+        queue::check(async_arg, "acc_wait_all_async");
+        queue::wait_all()
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_wait_all_device_async(async_arg: i32, dev_num: i32) {
+    guard(|| {
+        check_device_num(dev_num, "acc_wait_all_device_async");
+        queue::check(async_arg, "acc_wait_all_device_async");
+        queue::wait_all()
+    })
+}
+
+/// # Safety
+/// `wait_arg` readable for `count` ints.
+#[no_mangle]
+pub unsafe extern "C" fn acc_wait_any(count: i32, wait_arg: *const i32) -> i32 {
+    // SAFETY: forwarded caller guarantee.
+    guard(|| queue::wait_any(unsafe { wait_args(count, wait_arg, "acc_wait_any") }, "acc_wait_any"))
+}
+
+/// # Safety
+/// As for [`acc_wait_any`].
+#[no_mangle]
+pub unsafe extern "C" fn acc_wait_any_device(count: i32, wait_arg: *const i32, dev_num: i32) -> i32 {
+    guard(|| {
+        check_device_num(dev_num, "acc_wait_any_device");
+        // SAFETY: forwarded caller guarantee.
+        queue::wait_any(unsafe { wait_args(count, wait_arg, "acc_wait_any_device") }, "acc_wait_any_device")
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn acc_get_default_async() -> i32 {
+    guard(queue::default_queue)
+}
+
+#[no_mangle]
+pub extern "C" fn acc_set_default_async(async_arg: i32) {
+    guard(|| queue::set_default_queue(async_arg, "acc_set_default_async"))
+}
