@@ -44,6 +44,8 @@ pub enum DirectiveKind {
     EnterData,
     ExitData,
     Update,
+    /// `host_data`: host code in which `use_device` items see device addresses.
+    HostData,
 }
 
 impl DirectiveKind {
@@ -65,6 +67,7 @@ impl DirectiveKind {
             D::EnterData => EnterData,
             D::ExitData => ExitData,
             D::Update => Update,
+            D::HostData => HostData,
             _ => return None,
         })
     }
@@ -122,6 +125,8 @@ pub enum Clause<'ctx> {
     Collapse(u32),
     Finalize,
     IfPresent,
+    /// `use_device(var)` of `host_data`, one per item.
+    UseDevice(Var<'ctx>),
 }
 
 /// One item of a `reduction` clause.
@@ -398,6 +403,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Auto => Clause::Auto,
         C::Finalize => Clause::Finalize,
         C::IfPresent => Clause::IfPresent,
+        C::UseDevice => Clause::UseDevice(var()),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
             _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
@@ -445,7 +451,7 @@ fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kern
             DirectiveKind::Loop if enclosing_compute.is_none() && !in_kernel => {
                 return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
-            DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update
+            DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::HostData
                 if enclosing_compute.is_some() =>
             {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' is not allowed inside a compute region", d.name)))

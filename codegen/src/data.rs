@@ -73,7 +73,7 @@ fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, v: &Va
 }
 
 /// Emits `body` before `at`, under `if (cond != 0)` when there is a condition.
-fn emit_guarded<'ctx>(ctx: Context<'ctx>, at: Value<'ctx>, cond: Option<Value<'ctx>>, body: impl FnOnce(&Builder<'ctx>)) {
+pub(crate) fn emit_guarded<'ctx>(ctx: Context<'ctx>, at: Value<'ctx>, cond: Option<Value<'ctx>>, body: impl FnOnce(&Builder<'ctx>)) {
     let b = ctx.builder();
     match cond {
         None => {

@@ -12,7 +12,8 @@
 //! 4. `host_stub` replace each region by the launch sequence; the image, built meanwhile on
 //!                a thread of its own, goes in at the end (`image_job`; inside clang after
 //!                the host optimisation pipeline);
-//! 5. `data`      lower data regions, enter/exit data and update;
+//! 5. `data`      lower data regions, enter/exit data and update (`host_data` is lowered
+//!                right after reading, before step 2);
 //! 6. erase the markers.
 //!
 //! Decisions (`capture::classify`, `mapping::assign_levels`, `loops::trip_count`) are pure
@@ -33,6 +34,7 @@ pub mod error;
 pub mod expr;
 pub mod globals;
 pub mod guard;
+pub mod host_data;
 pub mod host_stub;
 pub mod image;
 pub mod image_job;
@@ -89,7 +91,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     // Before anything reads the control flow: a `goto` inside a region must not look like a
     // way out of it (cleanups.rs).
     let pruned = cleanups::prune(m, contract::BEGIN);
-    let directives = contract::read_module(m)?;
+    let mut directives = contract::read_module(m)?;
     drop(t);
     if mode == Mode::PrintRegions {
         print!("{}", report::describe(&directives));
@@ -101,6 +103,14 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     if directives.is_empty() {
         contract::erase_markers(m);
         return Ok(had_markers);
+    }
+    // host_data first: a compute construct inside one captures the device addresses it
+    // leaves. Its lowering changes the operands of the directives nested in it: read again.
+    if directives.iter().any(|d| d.kind == DirectiveKind::HostData) {
+        for d in directives.iter().filter(|d| d.kind == DirectiveKind::HostData) {
+            host_data::lower(m, d)?;
+        }
+        directives = contract::read_module(m)?;
     }
     let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control

@@ -298,7 +298,7 @@ fn loop_variable<'ctx>(cfg: &FunctionCfg<'ctx>, l: &NaturalLoop) -> Option<Value
 }
 
 /// Blocks reachable from `entry` without passing `exit`.
-fn region_blocks<'ctx>(entry: Block<'ctx>, exit: Block<'ctx>) -> Vec<Block<'ctx>> {
+pub(crate) fn region_blocks<'ctx>(entry: Block<'ctx>, exit: Block<'ctx>) -> Vec<Block<'ctx>> {
     let mut out = vec![entry];
     let mut seen: HashSet<Block> = HashSet::from([entry, exit]);
     let mut i = 0;
@@ -340,7 +340,7 @@ fn check_single_exit<'ctx>(d: &Directive<'ctx>, region: &[Block<'ctx>], exit: Bl
 /// constant (`c ? &g[1] : &g[2]`) is rebuilt at the end of its incoming block (once per
 /// block, as a phi needs one value per predecessor); left alone, the kernel would read
 /// the device module's own copy of the global.
-fn expand_global_const_exprs<'ctx>(region: &[Block<'ctx>]) {
+pub(crate) fn expand_global_const_exprs<'ctx>(region: &[Block<'ctx>]) {
     let mut at_end: HashMap<(Block, Value), Value> = HashMap::new();
     for b in region {
         for i in b.instructions() {

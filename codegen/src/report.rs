@@ -23,6 +23,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Update { to_device, var } => format!("{}({})", if *to_device { "device" } else { "self" }, var.text),
         Clause::Private(v) => format!("private({})", v.text),
         Clause::FirstPrivate(v) => format!("firstprivate({})", v.text),
+        Clause::UseDevice(v) => format!("use_device({})", v.text),
         Clause::Reduction(r) => format!("reduction({}:{})", r.op.symbol(), r.var.text),
         Clause::Collapse(n) => format!("collapse({n})"),
         Clause::Default(s) => format!("default({s})"),

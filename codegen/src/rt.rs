@@ -14,6 +14,7 @@ pub struct Runtime<'ctx> {
     pub check_launch_size: Value<'ctx>,
     pub update_device: Value<'ctx>,
     pub update_self: Value<'ctx>,
+    pub use_device_addr: Value<'ctx>,
 }
 
 impl<'ctx> Runtime<'ctx> {
@@ -32,6 +33,7 @@ impl<'ctx> Runtime<'ctx> {
             check_launch_size: f("__accrt_check_launch_size", v, &[i64t, p, p]),
             update_device: f("__accrt_update_device", v, &[p, i64t, i32t, p, p]),
             update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
+            use_device_addr: f("__accrt_use_device_addr", p, &[p, i32t, p, p]),
         }
     }
 }
@@ -42,5 +44,5 @@ impl<'ctx> Runtime<'ctx> {
 pub const DYNAMIC: u64 = 0x100;
 /// `kind` flag of `__accrt_data_exit`: `exit data ... finalize`.
 pub const FINALIZE: u64 = 0x200;
-/// `flags` of `__accrt_update_device/self`: `update ... if_present`.
+/// `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: `if_present`.
 pub const IF_PRESENT: u64 = 0x400;

@@ -269,7 +269,9 @@ mod tests {
         let lowered = |name| directive(name).map(|d| (d.form, d.supported));
         assert_eq!(lowered("parallel loop"), Some((Form::Region, true)));
         assert_eq!(lowered("update"), Some((Form::Standalone, true)));
-        for d in ["host_data", "wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
+        assert_eq!(lowered("host_data"), Some((Form::Region, true)));
+        assert_eq!(clause("use_device", Directive::HostData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)));
+        for d in ["wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
@@ -277,7 +279,7 @@ mod tests {
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
         assert_eq!(clause_on_loop("reduction"), Some((Operands::OpAndVar, true)));
         for c in ["async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
-                  "use_device", "device_resident", "link", "default_async", "device_num"] {
+                  "device_resident", "link", "default_async", "device_num"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }
     }

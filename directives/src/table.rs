@@ -25,7 +25,7 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     directive(D::EnterData, "enter data", Form::Standalone, true),
     directive(D::ExitData, "exit data", Form::Standalone, true),
     directive(D::Update, "update", Form::Standalone, true),
-    directive(D::HostData, "host_data", Form::Region, false),
+    directive(D::HostData, "host_data", Form::Region, true),
     directive(D::Wait, "wait", Form::Standalone, false),
     directive(D::Init, "init", Form::Standalone, false),
     directive(D::Shutdown, "shutdown", Form::Standalone, false),
@@ -122,6 +122,8 @@ pub static CLAUSES: &[ClauseSpec] = &[
     // Data directive modifiers.
     lowered(C::Finalize, "finalize", &[D::ExitData], Operands::None),
     lowered(C::IfPresent, "if_present", &[D::Update, D::HostData], Operands::None),
+    // host_data: each item's uses inside the construct see its device address.
+    lowered(C::UseDevice, "use_device", &[D::HostData], Operands::Var),
     // Clauses of directives accc does not lower yet, and device_type.
     not_yet(
         C::DeviceType,
@@ -132,7 +134,6 @@ pub static CLAUSES: &[ClauseSpec] = &[
         ],
         Operands::Names,
     ),
-    not_yet(C::UseDevice, "use_device", &[D::HostData], Operands::Var),
     not_yet(C::Bind, "bind", &[D::Routine], Operands::Name),
     not_yet(C::NoHost, "nohost", &[D::Routine], Operands::None),
     not_yet(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),

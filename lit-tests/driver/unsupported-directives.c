@@ -13,9 +13,6 @@ int g[16];
 int twice(int x) { return 2 * x; }
 
 void f(int *p, int n, int s) {
-// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'host_data' is not supported yet
-#pragma acc host_data use_device(p)
-  { twice(p[0]); }
 // CHECK: unsupported-directives.c:[[@LINE+1]]:15: error: OpenACC 'wait' is not supported yet
   #pragma acc wait
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'init' is not supported yet

@@ -12,9 +12,13 @@
 // RUN: not env ACC_DEVICE_TYPE=emulator %t partial 2>&1 | FileCheck %s --check-prefix=PARTIAL
 // RUN: not env ACC_DEVICE_TYPE=emulator %t update 2>&1 | FileCheck %s --check-prefix=UPDATE
 // RUN: not env ACC_DEVICE_TYPE=emulator %t exit 2>&1 | FileCheck %s --check-prefix=EXIT
+// RUN: env ACC_DEVICE_TYPE=host %t use_device | FileCheck %s --check-prefix=HOST
+// RUN: not env ACC_DEVICE_TYPE=emulator %t use_device 2>&1 | FileCheck %s --check-prefix=USE-DEVICE
 
 #include <stdio.h>
 #include <string.h>
+
+void keep(void *p) { (void)p; }
 
 #define N 37
 int a[N];
@@ -49,6 +53,16 @@ int main(int argc, char **argv) {
 // EXIT-NOT: done
 // EXIT: data-errors.c:[[#@LINE+1]]:9: error: data in COPYOUT clause is only partially present on the device: p[30:10] (host {{.*}}, 40 bytes) overlaps the present range
 #pragma acc exit data copyout(p[30:10])
+  }
+  if (!strcmp(what, "use_device")) {
+    int *p = a + 3;
+    /* if_present: no error, the host address. */
+#pragma acc host_data use_device(p) if_present
+    keep(p);
+// USE-DEVICE-NOT: done
+// USE-DEVICE: data-errors.c:[[#@LINE+1]]:9: error: 'p' (host address 0x{{[0-9a-f]+}}) in a use_device clause is not present on the device; map it with a data construct or enter data first, or add if_present
+#pragma acc host_data use_device(p)
+    keep(p);
   }
   printf("done\n");
   return 0;

@@ -46,7 +46,7 @@ enum {
   ACCRT_PRESENT = 4, ACCRT_NO_CREATE = 5, ACCRT_DELETE = 6, ACCRT_DEVICEPTR = 7,
 };
 /* `kind` flags: the dynamic reference counter (enter/exit data; else the structured one),
- * exit data finalize. `flags` of the update calls: if_present. */
+ * exit data finalize. `flags` of the update calls and __accrt_use_device_addr: if_present. */
 #define ACCRT_DYNAMIC    0x100
 #define ACCRT_FINALIZE   0x200
 #define ACCRT_IF_PRESENT 0x400
@@ -65,6 +65,11 @@ void __accrt_update_self(void *host, int64_t bytes, int32_t flags, const char *l
 
 /* Device address of a host address inside (or one past the end of) a present range. */
 void *__accrt_deviceptr(void *host, const char *loc, const char *text);
+
+/* host_data use_device: device address of `host` (a listed pointer's value or array's
+ * address) inside a present range; not present: error, or `host` with ACCRT_IF_PRESENT in
+ * `flags`. `host` itself when regions run on the host. */
+void *__accrt_use_device_addr(void *host, int32_t flags, const char *loc, const char *text);
 
 /* Device address of a pointer used in a compute region: its current value when it lies in
  * (or one past the end of) a present range, else its distance from `fallback` (the start

@@ -1,6 +1,6 @@
 //! Data clauses (OpenACC 3.3 §2.7) and the data routines' table operations (§3.2) on top of
 //! the present table: allocation, copies and reference counting for
-//! `__accrt_data_enter/exit`, `update`, `deviceptr`, and `acc_copyin`, `acc_map_data`,
+//! `__accrt_data_enter/exit`, `update`, `deviceptr`, `host_data use_device`, and `acc_copyin`, `acc_map_data`,
 //! `acc_attach`, ... (api/memory.rs).
 //!
 //! Every operation names its reference counter ([`Counter`]): structured for data
@@ -304,6 +304,31 @@ pub fn deviceptr(host: *mut c_void, loc: &str, text: &str) -> *mut c_void {
         // A zero-length item (`x[0:0]`) has no device copy: its device pointer is null.
         None if t.has_empty(host as usize) => std::ptr::null_mut(),
         None => not_in_region(loc, text, host),
+    }
+}
+
+/// Device address of host address `host` for `host_data use_device` (OpenACC 3.3 §2.8.1):
+/// inside (or one past the end of) a present range, its device copy; null stays null, and
+/// so does an address only a zero-length item holds. Not present: with `if_present` the host
+/// address itself, else an error naming the item and the construct. With regions running on
+/// the host, the host address (the device shares the host's memory).
+pub fn use_device_addr(host: *mut c_void, if_present: bool, loc: &str, text: &str) -> *mut c_void {
+    if host.is_null() || device::target().is_none() {
+        return host;
+    }
+    let t = table();
+    match t.translate(host as usize) {
+        Some(dev) => dev as *mut c_void,
+        None if t.has_empty(host as usize) => std::ptr::null_mut(),
+        None if if_present => host,
+        None => diag::user_error(
+            loc,
+            &format!(
+                "'{text}' (host address {:#x}) in a use_device clause is not present on the device; \
+                 map it with a data construct or enter data first, or add if_present",
+                host as usize
+            ),
+        ),
     }
 }
 

@@ -148,8 +148,8 @@ pub unsafe extern "C" fn __accrt_data_exit(
     })
 }
 
-/// Decodes the `flags` of `__accrt_update_device/self`: only `ACCRT_IF_PRESENT` exists (any
-/// other bit is a compiler bug).
+/// Decodes the `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: only
+/// `ACCRT_IF_PRESENT` exists (any other bit is a compiler bug).
 fn update_if_present(flags: i32) -> bool {
     assert!(flags & !ACCRT_IF_PRESENT == 0, "unknown update flags {flags:#x}");
     flags & ACCRT_IF_PRESENT != 0
@@ -203,6 +203,27 @@ pub unsafe extern "C" fn __accrt_deviceptr(
         // SAFETY: forwarded caller guarantee on `loc` and `text`.
         let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
         data::deviceptr(host, &loc, &text)
+    })
+}
+
+/// `host_data use_device`: the device address of host address `host` (a listed pointer's
+/// value or array's address) inside a present range; not present: an error naming `text` and
+/// `loc`, or with `ACCRT_IF_PRESENT` in `flags` the host address. The host address itself when
+/// regions run on the host.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_use_device_addr(
+    host: *mut c_void,
+    flags: i32,
+    loc: *const c_char,
+    text: *const c_char,
+) -> *mut c_void {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        data::use_device_addr(host, update_if_present(flags), &loc, &text)
     })
 }
 
