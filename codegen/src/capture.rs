@@ -4,7 +4,8 @@
 //! OpenACC 3.3 §2.5.14 and §2.6.2 (implicit data attributes): scalars are firstprivate in
 //! `parallel`/`serial`; in `kernels` a scalar the region writes is `copy`; arrays and
 //! structs are `copy` (or `present` under `default(present)`); variables named in a data
-//! clause are used where the clause put them. C scoping gives one more rule: storage that is
+//! clause are used where the clause put them, except a pointer variable in a `deviceptr`
+//! clause, whose value (a device address) the kernel gets by value. C scoping gives one more rule: storage that is
 //! only used inside the region, its lifetime markers included (accc makes Clang emit them at
 //! every -O level), was declared inside it and is simply private; an array declared at
 //! function scope and used only in the region is mapped like any other (§2.6.2). The loop
@@ -38,6 +39,9 @@ pub struct CaptureFacts {
     pub pointee_in_data_clause: bool,
     pub private_clause: bool,
     pub firstprivate_clause: bool,
+    /// The variable is named in a `deviceptr` clause (of this construct or an enclosing
+    /// data construct): a pointer holding a device address, which the kernel needs by value.
+    pub deviceptr_clause: bool,
     /// Named in a `reduction` clause that spans gangs: on the compute construct, or on a
     /// loop with the gang level. The result must reach the variable itself, so it is `copy`
     /// (OpenACC 3.3 §2.5.15, §2.9.11) unless a data clause already places it.
@@ -92,6 +96,11 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
             if f.firstprivate_clause {
                 return if scalar { Ok(Passing::FirstPrivate) } else { Err(CaptureError::AggregateFirstPrivate) };
             }
+            if f.deviceptr_clause && scalar {
+                // Its value is already a device address (host_stub passes it untranslated);
+                // the variable's own (host) storage is never the kernel's to read.
+                return Ok(Passing::FirstPrivate);
+            }
             if f.in_data_clause {
                 return Ok(Passing::Translate);
             }
@@ -124,6 +133,7 @@ pub fn loses_write(f: &CaptureFacts, passing: Passing) -> bool {
     passing == Passing::FirstPrivate
         && !f.compute.has_kernels_data_rules()
         && !f.firstprivate_clause
+        && !f.deviceptr_clause
         && !f.loop_variable
         && f.written
         && f.live_out
@@ -150,6 +160,7 @@ mod tests {
             pointee_in_data_clause: false,
             private_clause: false,
             firstprivate_clause: false,
+            deviceptr_clause: false,
             gang_reduction: false,
             region_local: false,
             written: false,
@@ -233,6 +244,17 @@ mod tests {
         assert_eq!(classify(section), Ok(Passing::FirstPrivate));
         let fp = CaptureFacts { firstprivate_clause: true, ..var(false, ComputeKind::Parallel) };
         assert_eq!(classify(fp), Err(CaptureError::AggregateFirstPrivate));
+    }
+
+    #[test]
+    fn deviceptr_pointers_go_by_value() {
+        // `deviceptr(p)` also puts p in a data clause; the kernel gets p's value, not the
+        // host address of the variable p.
+        let p = CaptureFacts { deviceptr_clause: true, in_data_clause: true, ..var(true, ComputeKind::Parallel) };
+        assert_eq!(classify(p), Ok(Passing::FirstPrivate));
+        assert_eq!(classify(CaptureFacts { default_none: true, ..p }), Ok(Passing::FirstPrivate));
+        assert_eq!(classify(CaptureFacts { compute: ComputeKind::Kernels, written: true, ..p }), Ok(Passing::FirstPrivate));
+        assert!(!loses_write(&CaptureFacts { written: true, ..p }, Passing::FirstPrivate));
     }
 
     #[test]

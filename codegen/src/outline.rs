@@ -147,6 +147,7 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
             // privatize.rs then places per gang, worker or thread after the loop's level.
             private_clause: std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v))),
             firstprivate_clause: d.has(|c| matches!(c, Clause::FirstPrivate(x) if strip(x.base) == v)),
+            deviceptr_clause: all_vars.iter().any(|(k, x)| *k == DataKind::DevicePtr && strip(x.base) == v),
             gang_reduction: gang_reduced.contains(&v),
             region_local,
             written: written_in(v, &region),
