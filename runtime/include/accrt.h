@@ -71,6 +71,11 @@ void *__accrt_deviceptr(void *host, const char *loc, const char *text);
  * `flags`. `host` itself when regions run on the host. */
 void *__accrt_use_device_addr(void *host, int32_t flags, const char *loc, const char *text);
 
+/* A global of a file-scope declare (create/device_resident: ACCRT_CREATE; copyin:
+ * ACCRT_COPYIN with `init` the initial bytes, null for zeros), from a constructor: present
+ * for the whole program from the first data or compute operation on. */
+void __accrt_declare(void *host, int64_t bytes, const void *init, int32_t kind, const char *loc, const char *text);
+
 /* Device address of a pointer used in a compute region: its current value when it lies in
  * (or one past the end of) a present range, else its distance from `fallback` (the start
  * of the data clause item it was named in, or null) applied to that item's device copy.

@@ -25,7 +25,7 @@ use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::present::{Counter, PartiallyPresent, PresentTable, Released, UnmapError};
-use crate::{device, diag, mem, notify};
+use crate::{declare, device, diag, mem, notify};
 
 /// The `kind` argument of `__accrt_data_enter/exit`, without its flag bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,9 +169,48 @@ impl Item<'_> {
     }
 }
 
+/// The present table, with the globals of file-scope `declare` directives registered so far
+/// mapped once a device is selected (declare.rs).
 fn table() -> MutexGuard<'static, PresentTable> {
     static TABLE: Mutex<PresentTable> = Mutex::new(PresentTable::new());
-    TABLE.lock().unwrap_or_else(|e| e.into_inner())
+    let mut t = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+    if matches!(device::selected(), Some(Some(_))) {
+        for d in declare::take_pending() {
+            map_declared(&mut t, &d);
+        }
+    }
+    t
+}
+
+/// Maps one declared global for the rest of the program: one structured reference that no
+/// exit drops (declare.rs).
+fn map_declared(t: &mut PresentTable, d: &declare::Declared) {
+    let item = Item { host: d.host as *mut c_void, bytes: d.bytes as i64, site: Site::Clause { loc: &d.loc, text: &d.text } };
+    if d.bytes == 0 {
+        return;
+    }
+    let found = t.find(d.host, d.bytes);
+    match declare::mapping(d.host, d.bytes, found.map(|e| e.map(|e| (e.start, e.end))).map_err(|_| ())) {
+        declare::Mapping::New => {
+            let dev = mem::alloc(d.bytes, &item.error_context());
+            match d.fill {
+                declare::Fill::Nothing => {}
+                declare::Fill::Zeros => {
+                    let zeros = vec![0u8; d.bytes];
+                    upload(&Item { host: zeros.as_ptr() as *mut c_void, ..item }, dev, d.bytes);
+                }
+                declare::Fill::From(from) => upload(&Item { host: from as *mut c_void, ..item }, dev, d.bytes),
+            }
+            if let Err(p) = t.insert(d.host, d.bytes, dev, Counter::Structured) {
+                item.partially_present("DECLARE", p)
+            }
+        }
+        declare::Mapping::Already => t.retain(d.host, Counter::Structured),
+        declare::Mapping::Overlap => item.fail(&format!(
+            "declared global {} overlaps data already present on the device; a global in a file-scope 'declare' gets a device copy of its own",
+            item.describe()
+        )),
+    }
 }
 
 fn text_of<'a>(item: &Item<'a>) -> &'a str {

@@ -7,6 +7,7 @@
 //! - [`present`]: the present table (pure bookkeeping: structured and dynamic counts);
 //! - [`data`]: data-clause semantics, `update` and `deviceptr`, and the data routines'
 //!   table operations;
+//! - [`declare`]: the globals of file-scope `declare` directives, mapped at first use;
 //! - [`api`]: the OpenACC runtime routines of `include/openacc.h` (`acc_copyin`, ...);
 //! - [`queue`]: async queues (not implemented yet: everything completes at once);
 //! - [`launch`]: kernel loading and launch-size decisions;
@@ -21,6 +22,7 @@ use std::ffi::{c_char, c_void};
 pub mod api;
 pub mod cuda;
 pub mod data;
+pub mod declare;
 pub mod device;
 pub mod diag;
 pub mod emu;
@@ -145,6 +147,38 @@ pub unsafe extern "C" fn __accrt_data_exit(
             let c = Kind::from_abi(kind);
             data::exit(it, c.kind, c.counter, c.finalize)
         })
+    })
+}
+
+/// A global (or a section of one) of a file-scope `declare create/copyin/device_resident`
+/// (`kind` ACCRT_CREATE or ACCRT_COPYIN), registered by the translation unit's constructor:
+/// present on the device for the whole program from the first data or compute operation on
+/// (declare.rs). `init`: for ACCRT_COPYIN, the bytes to upload (the initial value's image,
+/// or the global itself for one defined elsewhere); null: all zero bytes.
+///
+/// # Safety
+/// `host` must stay readable and writable for `bytes` bytes for the whole program, `init`
+/// (when not null) readable for `bytes` bytes; `loc` and `text` null or NUL-terminated.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_declare(
+    host: *mut c_void,
+    bytes: i64,
+    init: *const c_void,
+    kind: i32,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        let fill = match kind {
+            ACCRT_CREATE => declare::Fill::Nothing,
+            ACCRT_COPYIN if init.is_null() => declare::Fill::Zeros,
+            ACCRT_COPYIN => declare::Fill::From(init as usize),
+            _ => panic!("__accrt_declare of kind {kind}"),
+        };
+        let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
+        declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned() });
     })
 }
 

@@ -1,0 +1,117 @@
+//! Globals of `declare` directives at file scope (OpenACC 3.3 §2.13): present on the device
+//! for the whole program.
+//!
+//! Each translation unit registers its declared globals from a constructor
+//! (`__accrt_declare`), before `main` runs and so usually before the program has chosen its
+//! device (`acc_set_device_type`, `ACC_DEVICE_TYPE`). Registering only records the global;
+//! data.rs maps every recorded one the first time it takes the present table with a device
+//! selected ([`take_pending`]): a device copy is allocated and, for `copyin`, filled with
+//! the global's initial value (an image of its static initialiser the compiler passes, or
+//! zeros), so what the program writes to it before its first OpenACC operation does not
+//! reach the device (for a global defined in another file, the compiler passes the global
+//! itself: its value at that first operation). The mapping holds one structured reference
+//! that nothing releases, so data clauses and `exit data` of the global count on top of it
+//! and never free it; the memory lives until the process ends. A global registered twice
+//! (declared in two files) is mapped once (each registration holds a reference).
+//!
+//! Not here: the present table and the copies (data.rs); with regions running on the host
+//! nothing is ever mapped (the host's memory is the device's).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+/// One declared global (or a section of it): its host range and what to put in its device
+/// copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    pub host: usize,
+    pub bytes: usize,
+    /// What the device copy starts with.
+    pub fill: Fill,
+    /// The directive's position and the item as written, for messages.
+    pub loc: String,
+    pub text: String,
+}
+
+/// The initial contents of a declared global's device copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fill {
+    /// `create`, `device_resident`: nothing (unspecified).
+    Nothing,
+    /// `copyin` of a global whose initial value is all zero bytes.
+    Zeros,
+    /// `copyin`: the bytes at this host address (the initial value's image, or the global).
+    From(usize),
+}
+
+static PENDING: Mutex<Vec<Declared>> = Mutex::new(Vec::new());
+/// Whether `PENDING` may hold something: the present table checks this on every access,
+/// without taking a second lock.
+static ANY: AtomicBool = AtomicBool::new(false);
+
+/// Records a declared global; it is mapped at the next use of the present table with a
+/// device selected.
+pub fn register(d: Declared) {
+    let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    p.push(d);
+    ANY.store(true, Ordering::Release);
+}
+
+/// The globals registered since the last call, in registration order (usually none: one
+/// atomic load).
+pub fn take_pending() -> Vec<Declared> {
+    if !ANY.load(Ordering::Acquire) {
+        return Vec::new();
+    }
+    let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    ANY.store(false, Ordering::Release);
+    std::mem::take(&mut *p)
+}
+
+/// What mapping a declared range means given what the present table holds there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mapping {
+    /// Nothing is present: allocate (and for copyin upload) and hold it.
+    New,
+    /// Exactly this range is present already (a second file declared the same global):
+    /// hold a reference.
+    Already,
+    /// Another range overlaps it: an error.
+    Overlap,
+}
+
+/// Decides what to do with declared range `[start, start+len)` given the present range
+/// containing or overlapping it (`found`: Ok(None) when none, Err when only partly).
+pub fn mapping(start: usize, len: usize, found: Result<Option<(usize, usize)>, ()>) -> Mapping {
+    match found {
+        Ok(None) => Mapping::New,
+        Ok(Some((s, e))) if s == start && e == start + len => Mapping::Already,
+        _ => Mapping::Overlap,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registered_globals_are_taken_once() {
+        let d = Declared { host: 0x1000, bytes: 8, fill: Fill::Nothing, loc: "t.c:1:9".into(), text: "g".into() };
+        register(d.clone());
+        register(Declared { host: 0x2000, ..d.clone() });
+        let taken = take_pending();
+        assert_eq!(taken.len(), 2);
+        assert_eq!(taken[0], d);
+        assert!(take_pending().is_empty());
+    }
+
+    #[test]
+    fn mapping_decisions() {
+        assert_eq!(mapping(0x1000, 16, Ok(None)), Mapping::New);
+        assert_eq!(mapping(0x1000, 16, Ok(Some((0x1000, 0x1010)))), Mapping::Already);
+        // Inside a larger range (a data region of the enclosing array came first), or
+        // partly present: the declared global cannot get its own device copy.
+        assert_eq!(mapping(0x1004, 4, Ok(Some((0x1000, 0x1010)))), Mapping::Overlap);
+        assert_eq!(mapping(0x1000, 16, Err(())), Mapping::Overlap);
+    }
+}
