@@ -46,6 +46,9 @@ pub enum DirectiveKind {
     Update,
     /// `host_data`: host code in which `use_device` items see device addresses.
     HostData,
+    /// `declare`: in a function, a data region from here to every return; at file scope (in
+    /// its constructor, `acc::FILE_SCOPE_DECLARE`), globals present for the whole program.
+    Declare,
 }
 
 impl DirectiveKind {
@@ -68,6 +71,7 @@ impl DirectiveKind {
             D::ExitData => ExitData,
             D::Update => Update,
             D::HostData => HostData,
+            D::Declare => Declare,
             _ => return None,
         })
     }
@@ -75,7 +79,7 @@ impl DirectiveKind {
         matches!(self, DirectiveKind::Compute { .. })
     }
     pub fn is_standalone(self) -> bool {
-        matches!(self, DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update)
+        matches!(self, DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Declare)
     }
 }
 
@@ -127,6 +131,8 @@ pub enum Clause<'ctx> {
     IfPresent,
     /// `use_device(var)` of `host_data`, one per item.
     UseDevice(Var<'ctx>),
+    /// `link(var)` of `declare`: a global the device sees only while a data clause maps it.
+    Link(Var<'ctx>),
 }
 
 /// One item of a `reduction` clause.
@@ -364,6 +370,8 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
         C::NoCreate => DataKind::NoCreate,
         C::Delete => DataKind::Delete,
         C::DevicePtr => DataKind::DevicePtr,
+        // A device-only allocation: what `create` does (accc never copies it either way).
+        C::DeviceResident => DataKind::Create,
         _ => return None,
     })
 }
@@ -404,6 +412,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Finalize => Clause::Finalize,
         C::IfPresent => Clause::IfPresent,
         C::UseDevice => Clause::UseDevice(var()),
+        C::Link => Clause::Link(var()),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
             _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
@@ -452,6 +461,7 @@ fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kern
                 return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
             DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::HostData
+            | DirectiveKind::Declare
                 if enclosing_compute.is_some() =>
             {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' is not allowed inside a compute region", d.name)))

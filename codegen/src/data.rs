@@ -66,7 +66,7 @@ fn directive_flags(d: &Directive) -> u64 {
 }
 
 /// `f(addr, bytes, kind_or_flags, loc, text)` for one clause item.
-fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, v: &Var<'ctx>, kind: u64, loc: Value<'ctx>) {
+pub(crate) fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, v: &Var<'ctx>, kind: u64, loc: Value<'ctx>) {
     let (addr, bytes) = section(b, ctx, v);
     let text = b.global_string(&v.text, ".acc.text");
     b.call(f, &[addr, bytes, ctx.i32().const_int(kind), loc, text], "");

@@ -74,12 +74,13 @@ pub struct DeviceOutput<'ctx> {
     pub emulator_entries: Vec<Value<'ctx>>,
 }
 
-pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options) -> Result<DeviceOutput<'ctx>> {
+/// `declared`: the names of the globals of file-scope declares (globals.rs).
+pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, declared: &[String]) -> Result<DeviceOutput<'ctx>> {
     // Optimised once, for the oldest architecture asked for; each cubin is then generated
     // from that IR.
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let dev = host.clone_module();
-    let result = build_in(dev.handle(), regions, opts, &target);
+    let result = build_in(dev.handle(), regions, opts, &target, declared);
     drop(dev);
     let (bitcode, plans, emu) = result?;
     let image = ImageJob::spawn(bitcode, opts.clone());
@@ -92,7 +93,7 @@ pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Option
 /// The prepared device module as bitcode, the kernel plans and the emulator's copy of the
 /// device module (taken after every device-semantics transformation, before anything
 /// NVPTX-specific).
-fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, target: &Nvptx) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
+fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, target: &Nvptx, declared: &[String]) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
     let kernels: Vec<Value> = regions
         .iter()
         .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
@@ -101,7 +102,8 @@ fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options,
     // Only the kernels and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
     crate::devcheck::device_module(dev, &kernels, regions)?;
-    crate::globals::check(dev, &kernels, regions)?;
+    crate::globals::redirect_declared(dev, declared);
+    crate::globals::check(dev, &kernels, regions, declared)?;
 
     let t = crate::timing::phase("plan kernels");
     let reductions = regions.iter().any(|r| r.scratch_param);
@@ -115,6 +117,8 @@ fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options,
     if reductions {
         crate::reduction::drop_unused_helpers(dev)?;
     }
+    // After the kernels' transformations, so that no guard makes the stores single-lane.
+    crate::globals::bind_declared(dev, &kernels, regions);
     drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();

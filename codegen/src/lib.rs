@@ -13,7 +13,8 @@
 //!                a thread of its own, goes in at the end (`image_job`; inside clang after
 //!                the host optimisation pipeline);
 //! 5. `data`      lower data regions, enter/exit data and update (`host_data` is lowered
-//!                right after reading, before step 2);
+//!                right after reading, before step 2); `declare` its declares (a data
+//!                region to every return; at file scope, registrations in a constructor);
 //! 6. erase the markers.
 //!
 //! Decisions (`capture::classify`, `mapping::assign_levels`, `loops::trip_count`) are pure
@@ -25,6 +26,7 @@ pub mod cfg;
 pub mod cleanups;
 pub mod contract;
 pub mod data;
+pub mod declare;
 pub mod devcheck;
 pub mod devmath;
 pub mod device;
@@ -112,6 +114,9 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         }
         directives = contract::read_module(m)?;
     }
+    declare::check_placement(&directives)?;
+    let file_declared = declare::file_scope_items(&directives)?;
+    let declared = declare::declared_globals(&file_declared);
     let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control
     // flow.
@@ -121,21 +126,23 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         .iter()
         .map(|d| {
             let cfg = cfgs.entry(d.function).or_insert_with(|| cfg::FunctionCfg::new(d.function));
-            (enclosing_data(d, &directives, cfg), nested_loops(d, &directives, cfg))
+            (enclosing_data(d, &directives, cfg, &file_declared), nested_loops(d, &directives, cfg))
         })
         .collect();
     devcheck::thread_locals_in_regions(m, &directives, &cfgs)?;
     let mut regions = Vec::new();
     for (d, (enc, loops)) in directives.iter().zip(&nesting) {
         if d.kind.is_compute() {
-            let r = outline::outline(m, d, enc, loops, &regions)?;
+            let r = outline::outline(m, d, enc, loops, &regions, &declared)?;
             regions.push(r);
         }
     }
     drop(t);
     let mut image = None;
     if !regions.is_empty() {
-        let dev = device::build(m, &regions, &opts)?;
+        let mut declared_names: Vec<String> = declared.iter().map(|g| g.name()).collect();
+        declared_names.sort();
+        let dev = device::build(m, &regions, &opts, &declared_names)?;
         let _t = timing::phase("host stubs");
         let placeholder = image_job::placeholder(m);
         let mut descriptors = Vec::new();
@@ -153,6 +160,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
             data::lower(m, d)?;
         }
     }
+    declare::lower(m, &directives)?;
     contract::erase_markers(m);
     match image {
         Some((job, descriptors)) if mode == Mode::OffloadDeferred => image_job::defer(m, job, descriptors),
@@ -185,14 +193,20 @@ fn nested_loops<'ctx>(d: &Directive<'ctx>, all: &[Directive<'ctx>], cfg: &cfg::F
         .collect()
 }
 
-/// Data clause items of the `data` regions around `d` (same function).
-fn enclosing_data<'ctx>(d: &Directive<'ctx>, all: &[Directive<'ctx>], cfg: &cfg::FunctionCfg) -> Vec<(DataKind, Var<'ctx>)> {
+/// Data clause items that hold around compute construct `d`: of the `data` regions around
+/// it (same function), of the function's declares before it, and of the file-scope
+/// declares (`file_declared`).
+fn enclosing_data<'ctx>(d: &Directive<'ctx>, all: &[Directive<'ctx>], cfg: &cfg::FunctionCfg<'ctx>, file_declared: &[(DataKind, Var<'ctx>)]) -> Vec<(DataKind, Var<'ctx>)> {
     if !d.kind.is_compute() {
         return Vec::new();
     }
-    all.iter()
+    let mut out: Vec<(DataKind, Var)> = all
+        .iter()
         .filter(|o| o.kind == DirectiveKind::Data && o.function == d.function)
         .filter(|o| contract::encloses(cfg, (o.begin, o.end), (d.begin, d.end)))
         .flat_map(|o| o.clauses.iter().filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v.clone())) } else { None }))
-        .collect()
+        .collect();
+    out.extend(declare::enclosing(d, all, cfg));
+    out.extend(file_declared.iter().cloned());
+    out
 }

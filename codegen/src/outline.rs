@@ -74,10 +74,19 @@ impl<'ctx> Outlined<'ctx> {
     }
 }
 
-/// Outlines `d`. `enclosing_data` are the clause items of the enclosing data regions,
-/// `loops` the loop directives inside the region, `earlier` the regions of the module
-/// outlined before this one (their headers read what they capture).
-pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(DataKind, Var<'ctx>)], loops: &[Directive<'ctx>], earlier: &[Outlined<'ctx>]) -> Result<Outlined<'ctx>> {
+/// Outlines `d`. `enclosing_data` are the clause items of the enclosing data regions (and
+/// declares), `loops` the loop directives inside the region, `earlier` the regions of the
+/// module outlined before this one (their headers read what they capture), `declared` the
+/// globals of file-scope declares: those that functions the region calls use are captured
+/// too (their device addresses reach the kernel, globals.rs).
+pub fn outline<'ctx>(
+    m: Module<'ctx>,
+    d: &Directive<'ctx>,
+    enclosing_data: &[(DataKind, Var<'ctx>)],
+    loops: &[Directive<'ctx>],
+    earlier: &[Outlined<'ctx>],
+    declared: &HashSet<Value<'ctx>>,
+) -> Result<Outlined<'ctx>> {
     let ctx = m.context();
     // Reductions combined across gangs, read before the region is split off: their variables
     // are `copy` (capture.rs), a pointer section gets a `copy` clause (reduction.rs).
@@ -111,6 +120,11 @@ pub fn outline<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, enclosing_data: &[(Da
                     captured.push(op);
                 }
             }
+        }
+    }
+    for g in crate::globals::used_by_callees(&region, declared) {
+        if seen.insert(g) {
+            captured.push(g);
         }
     }
 

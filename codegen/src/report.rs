@@ -24,6 +24,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Private(v) => format!("private({})", v.text),
         Clause::FirstPrivate(v) => format!("firstprivate({})", v.text),
         Clause::UseDevice(v) => format!("use_device({})", v.text),
+        Clause::Link(v) => format!("link({})", v.text),
         Clause::Reduction(r) => format!("reduction({}:{})", r.op.symbol(), r.var.text),
         Clause::Collapse(n) => format!("collapse({n})"),
         Clause::Default(s) => format!("default({s})"),

@@ -15,6 +15,7 @@ pub struct Runtime<'ctx> {
     pub update_device: Value<'ctx>,
     pub update_self: Value<'ctx>,
     pub use_device_addr: Value<'ctx>,
+    pub declare: Value<'ctx>,
 }
 
 impl<'ctx> Runtime<'ctx> {
@@ -34,6 +35,7 @@ impl<'ctx> Runtime<'ctx> {
             update_device: f("__accrt_update_device", v, &[p, i64t, i32t, p, p]),
             update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
             use_device_addr: f("__accrt_use_device_addr", p, &[p, i32t, p, p]),
+            declare: f("__accrt_declare", v, &[p, i64t, p, i32t, p, p]),
         }
     }
 }

@@ -20,6 +20,11 @@ pub use loc::Loc;
 pub use reduction::{ReductionOp, ReductionType};
 pub use table::{ALIASES, CLAUSES, DIRECTIVES};
 
+/// Prefix of the function that holds a `declare` directive written at file scope: the
+/// rewriter puts each in a constructor of its own, `static void __acc_declare_file_<id>(void)`
+/// (docs/ir-contract.md), and the pass reads a `declare` there as one at file scope.
+pub const FILE_SCOPE_DECLARE: &str = "__acc_declare_file_";
+
 /// An OpenACC directive. Combined constructs and multi-word directives are one each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Directive {
@@ -271,7 +276,11 @@ mod tests {
         assert_eq!(lowered("update"), Some((Form::Standalone, true)));
         assert_eq!(lowered("host_data"), Some((Form::Region, true)));
         assert_eq!(clause("use_device", Directive::HostData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)));
-        for d in ["wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
+        assert_eq!(lowered("declare"), Some((Form::Declarative, true)));
+        for c in ["device_resident", "link", "copy", "create", "present", "deviceptr"] {
+            assert_eq!(clause(c, Directive::Declare).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
+        }
+        for d in ["wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
@@ -279,7 +288,7 @@ mod tests {
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
         assert_eq!(clause_on_loop("reduction"), Some((Operands::OpAndVar, true)));
         for c in ["async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
-                  "device_resident", "link", "default_async", "device_num"] {
+                  "default_async", "device_num"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }
     }

@@ -37,7 +37,7 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     directive(D::AtomicCapture, "atomic capture", Form::Region, false),
     directive(D::Cache, "cache", Form::Standalone, false),
     directive(D::Routine, "routine", Form::Declarative, false),
-    directive(D::Declare, "declare", Form::Declarative, false),
+    directive(D::Declare, "declare", Form::Declarative, true),
 ];
 
 /// A clause accc lowers.
@@ -124,6 +124,9 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::IfPresent, "if_present", &[D::Update, D::HostData], Operands::None),
     // host_data: each item's uses inside the construct see its device address.
     lowered(C::UseDevice, "use_device", &[D::HostData], Operands::Var),
+    // declare: a device-only allocation (as create), and a global mapped only by data clauses.
+    lowered(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),
+    lowered(C::Link, "link", &[D::Declare], Operands::Var),
     // Clauses of directives accc does not lower yet, and device_type.
     not_yet(
         C::DeviceType,
@@ -136,8 +139,6 @@ pub static CLAUSES: &[ClauseSpec] = &[
     ),
     not_yet(C::Bind, "bind", &[D::Routine], Operands::Name),
     not_yet(C::NoHost, "nohost", &[D::Routine], Operands::None),
-    not_yet(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),
-    not_yet(C::Link, "link", &[D::Declare], Operands::Var),
     not_yet(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
     not_yet(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
 ];

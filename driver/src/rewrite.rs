@@ -362,8 +362,17 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     // (position, tie-break, replaced end, text); applied in order of position.
     let mut edits: Vec<(usize, i64, usize, String)> = Vec::new();
     let mut next_id = 1usize;
+    // Brace depth: 0 outside every function body (file scope).
+    let mut depth = 0i64;
 
     for (ti, t) in toks.iter().enumerate() {
+        if t.kind == Kind::Punct {
+            match t.punct(ipp) {
+                "{" => depth += 1,
+                "}" => depth -= 1,
+                _ => {}
+            }
+        }
         if t.kind != Kind::Pragma {
             continue;
         }
@@ -414,6 +423,9 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
         match spec.form {
             acc::Form::Standalone | acc::Form::Declarative => {
                 code.push_str(&format!("__acc_end({id}); }}"));
+                if spec.form == acc::Form::Declarative && depth <= 0 {
+                    code = file_scope(id, &code);
+                }
                 edits.push((t.start, 0, t.end, code));
             }
             acc::Form::Region => match stmt_end(ipp, &toks, ti + 1) {
@@ -444,6 +456,12 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     }
     out.extend_from_slice(&bytes[pos..]);
     Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+/// A declarative directive at file scope: its markers in a constructor of their own
+/// (docs/ir-contract.md), since C allows no statement there.
+fn file_scope(id: usize, markers: &str) -> String {
+    format!("static void __attribute__((constructor)) {}{id}(void) {markers}", acc::FILE_SCOPE_DECLARE)
 }
 
 /// The quoted file name of the first line marker, as bytes of the input (a name that is not
@@ -582,7 +600,7 @@ mod tests {
 
     #[test]
     fn all_rejections_reported() {
-        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc declare create(g)\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
@@ -595,17 +613,30 @@ mod tests {
             "t.c:3:13: error: OpenACC 'wait' is not supported yet",
             "t.c:4:13: error: OpenACC 'atomic update' is not supported yet",
             "t.c:6:13: error: OpenACC 'routine' is not supported yet",
-            "t.c:7:13: error: OpenACC 'declare' is not supported yet",
-            "t.c:8:13: error: OpenACC 'init' is not supported yet",
-            "t.c:9:13: error: OpenACC 'shutdown' is not supported yet",
-            "t.c:10:13: error: OpenACC 'set' is not supported yet",
-            "t.c:11:13: error: OpenACC 'cache' is not supported yet",
+            "t.c:7:13: error: OpenACC 'init' is not supported yet",
+            "t.c:8:13: error: OpenACC 'shutdown' is not supported yet",
+            "t.c:9:13: error: OpenACC 'set' is not supported yet",
+            "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         let rest = msgs[want.len()..].join("\n");
-        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'wait'", "'bind'", "'nohost'", "'device_resident'", "'link'", "'default_async'"] {
+        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'wait'", "'bind'", "'nohost'", "'default_async'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
+    }
+
+    #[test]
+    fn declare_in_functions_and_at_file_scope() {
+        let ipp = "# 1 \"t.c\"\nint g[4];\n#pragma acc declare copyin(g) link(h)\nvoid f(int n) { int a[n];\n#pragma acc declare create(a)\n}\nstruct s { int x; };\n#pragma acc declare device_resident(g)\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        assert_eq!(
+            lines[1],
+            "static void __attribute__((constructor)) __acc_declare_file_1(void) { __acc_begin(1, \"declare\", \"t.c\", 2, 9); __acc_clause(1, \"copyin\", (void*)&(g), 0LL, 1LL, (long long)sizeof(g), \"g\"); __acc_clause(1, \"link\", (void*)&(h), 0LL, 1LL, (long long)sizeof(h), \"h\"); __acc_end(1); }"
+        );
+        assert!(lines[3].starts_with("{ __acc_begin(2, \"declare\", \"t.c\", 4, 9); __acc_clause(2, \"create\", (void*)&(a)"), "{}", lines[3]);
+        assert!(lines[3].ends_with("__acc_end(2); }"), "{}", lines[3]);
+        // After a struct's braces: file scope again.
+        assert!(lines[6].starts_with("static void __attribute__((constructor)) __acc_declare_file_3(void) {"), "{}", lines[6]);
     }
 
     #[test]

@@ -3,8 +3,9 @@
 // constant expression (a constant index, `c ? &g[1] : &g[2]`). A writable global reached
 // any other way (in a called function, a function's static variable, through a constant
 // table of addresses) or a constant defined in another file would silently be a device
-// copy of its static initialiser: a located error naming the variable until 'declare'
-// exists. Constant tables and string literals are fine.
+// copy of its static initialiser: a located error naming the variable and saying to
+// declare it (declare.c shows declared globals in called functions). Constant tables and
+// string literals are fine.
 // RUN: %accc -O2 -c %s -o %t.o
 // RUN: %accc -O0 -c %s -o %t.o
 // RUN: not %accc -O2 -c -DCASE_CALLEE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=CALLEE
@@ -26,7 +27,7 @@ void direct(int n, float *a, int c) {
 #ifdef CASE_CALLEE
 static int scaled(int i) { return i * g; }
 void callee(int n, int *a) {
-// CALLEE: globals.c:[[@LINE+1]]:9: error: global variable 'g' is used in a compute region (directly or in a called function); OpenACC 'declare' is not supported yet: pass it through a local pointer or array with a data clause
+// CALLEE: globals.c:[[@LINE+1]]:9: error: global variable 'g' is used in a compute region through a called function (or a table of addresses) and has no device copy: give it one with a file-scope '#pragma acc declare create(...)' (or copyin), or pass it through a local pointer or array with a data clause
 #pragma acc parallel loop copy(a[0:n])
   for (int i = 0; i < n; i++) a[i] = scaled(i);
 }
@@ -38,7 +39,7 @@ static int next_id(void) {
   return ++counter;
 }
 void ids(int n, int *a) {
-// STATIC: globals.c:[[@LINE+1]]:9: error: global variable 'counter' (a static variable of 'next_id') is used in a compute region (directly or in a called function); OpenACC 'declare' is not supported yet
+// STATIC: globals.c:[[@LINE+1]]:9: error: global variable 'counter' (a static variable of 'next_id') is used in a compute region through a called function
 #pragma acc parallel loop copy(a[0:n])
   for (int i = 0; i < n; i++) a[i] = next_id();
 }

@@ -4,10 +4,6 @@
 // RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: test ! -e %t.o
 
-int g[16];
-// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'declare' is not supported yet
-#pragma acc declare create(g)
-
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'routine' is not supported yet
 #pragma acc routine seq
 int twice(int x) { return 2 * x; }

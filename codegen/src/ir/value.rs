@@ -225,6 +225,20 @@ impl<'ctx> Value<'ctx> {
     pub fn has_initializer(self) -> bool {
         self.global().get_initializer().is_some()
     }
+    /// Whether a constant (a global's initializer) is all zero bytes: `zeroinitializer`,
+    /// `0`, `0.0`, `null`.
+    pub fn is_zero_constant(self) -> bool {
+        use inkwell::values::BasicValueEnum as B;
+        match self.basic() {
+            B::ArrayValue(v) => v.is_null(),
+            B::IntValue(v) => v.is_null(),
+            B::FloatValue(v) => v.is_null(),
+            B::PointerValue(v) => v.is_null(),
+            B::StructValue(v) => v.is_null(),
+            B::VectorValue(v) => v.is_null(),
+            B::ScalableVectorValue(v) => v.is_null(),
+        }
+    }
     /// A global variable's initializer (None for a declaration).
     pub fn initializer(self) -> Option<Value<'ctx>> {
         self.global().get_initializer().map(Value::of)
