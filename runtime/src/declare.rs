@@ -57,15 +57,24 @@ pub fn register(d: Declared) {
     ANY.store(true, Ordering::Release);
 }
 
-/// The globals registered since the last call, in registration order (usually none: one
-/// atomic load).
+/// The globals registered since the last call (usually none: one atomic load), in the
+/// order to map them ([`in_mapping_order`]).
 pub fn take_pending() -> Vec<Declared> {
     if !ANY.load(Ordering::Acquire) {
         return Vec::new();
     }
     let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
     ANY.store(false, Ordering::Release);
-    std::mem::take(&mut *p)
+    in_mapping_order(std::mem::take(&mut *p))
+}
+
+/// Registration order, except that a `copyin` from the global itself (a file that only
+/// declares an `extern` global) comes after the others: when the file that defines the
+/// global registers it too, its image of the initial value fills the device copy, whichever
+/// constructor ran first.
+pub fn in_mapping_order(mut ds: Vec<Declared>) -> Vec<Declared> {
+    ds.sort_by_key(|d| d.fill == Fill::From(d.host));
+    ds
 }
 
 /// What mapping a declared range means given what the present table holds there.
@@ -103,6 +112,14 @@ mod tests {
         assert_eq!(taken.len(), 2);
         assert_eq!(taken[0], d);
         assert!(take_pending().is_empty());
+    }
+
+    #[test]
+    fn initial_value_images_first() {
+        let d = |host, fill| Declared { host, bytes: 4, fill, loc: String::new(), text: String::new() };
+        let order = in_mapping_order(vec![d(0x10, Fill::From(0x10)), d(0x20, Fill::Nothing), d(0x10, Fill::From(0x99)), d(0x30, Fill::Zeros)]);
+        let fills: Vec<Fill> = order.iter().map(|d| d.fill).collect();
+        assert_eq!(fills, [Fill::Nothing, Fill::From(0x99), Fill::Zeros, Fill::From(0x10)]);
     }
 
     #[test]
