@@ -98,7 +98,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 23] = [
+const USED: [&CStr; 31] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -122,6 +122,14 @@ const USED: [&CStr; 23] = [
     c"cuDriverGetVersion",
     c"cuGetErrorName",
     c"cuGetErrorString",
+    c"cuMemAllocHost_v2",
+    c"cuStreamCreate",
+    c"cuEventCreate",
+    c"cuEventRecord",
+    c"cuEventSynchronize",
+    c"cuStreamSynchronize",
+    c"cuMemcpyHtoDAsync_v2",
+    c"cuMemcpyDtoHAsync_v2",
 ];
 
 static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
@@ -353,4 +361,67 @@ pub fn driver_version() -> Result<i32, CuError> {
     // SAFETY: writes one int to a valid local.
     check("cuDriverGetVersion", unsafe { sys::cuDriverGetVersion(&mut v) })?;
     Ok(v)
+}
+
+// Pinned staging (staging.rs): page-locked host buffers, a copy stream and its events.
+
+/// `bytes` of page-locked host memory, never freed (the staging buffers live as long as
+/// the process).
+pub fn mem_alloc_host(bytes: usize) -> Result<*mut c_void, CuError> {
+    let mut p = std::ptr::null_mut();
+    // SAFETY: writes one pointer to a valid local.
+    check("cuMemAllocHost", unsafe { sys::cuMemAllocHost_v2(&mut p, bytes) })?;
+    Ok(p)
+}
+
+/// A non-blocking stream (it does not wait for the legacy default stream's work, nor that
+/// for it: the copies on it are ordered only by their own events).
+pub fn stream_create() -> Result<Handle, CuError> {
+    let mut s = std::ptr::null_mut();
+    // SAFETY: writes one CUstream to a valid local; flag 1 = CU_STREAM_NON_BLOCKING.
+    check("cuStreamCreate", unsafe { sys::cuStreamCreate(&mut s, 1) })?;
+    Ok(Handle(s as *mut c_void))
+}
+
+/// An event without timing (cheaper to record and wait for).
+pub fn event_create() -> Result<Handle, CuError> {
+    let mut e = std::ptr::null_mut();
+    // SAFETY: writes one CUevent to a valid local; flag 2 = CU_EVENT_DISABLE_TIMING.
+    check("cuEventCreate", unsafe { sys::cuEventCreate(&mut e, 2) })?;
+    Ok(Handle(e as *mut c_void))
+}
+
+pub fn event_record(event: Handle, stream: Handle) -> Result<(), CuError> {
+    // SAFETY: both handles come from event_create/stream_create in the current context.
+    check("cuEventRecord", unsafe { sys::cuEventRecord(event.0 as sys::CUevent, stream.0 as sys::CUstream) })
+}
+
+pub fn event_synchronize(event: Handle) -> Result<(), CuError> {
+    // SAFETY: a handle from event_create.
+    check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(event.0 as sys::CUevent) })
+}
+
+pub fn stream_synchronize(stream: Handle) -> Result<(), CuError> {
+    // SAFETY: a handle from stream_create.
+    check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(stream.0 as sys::CUstream) })
+}
+
+/// Queue a copy of `bytes` from page-locked host `src` to device `dst` on `stream`.
+///
+/// # Safety
+/// `src` must be page-locked, readable for `bytes` bytes and left alone until the copy is
+/// done (an event recorded after it has completed); `dst` a device allocation that large.
+pub unsafe fn memcpy_htod_async(dst: DevPtr, src: *const c_void, bytes: usize, stream: Handle) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`).
+    check("cuMemcpyHtoDAsync", unsafe { sys::cuMemcpyHtoDAsync_v2(dst, src, bytes, stream.0 as sys::CUstream) })
+}
+
+/// Queue a copy of `bytes` from device `src` to page-locked host `dst` on `stream`.
+///
+/// # Safety
+/// `dst` must be page-locked, writable for `bytes` bytes and not read until the copy is
+/// done; `src` a device allocation that large.
+pub unsafe fn memcpy_dtoh_async(dst: *mut c_void, src: DevPtr, bytes: usize, stream: Handle) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`).
+    check("cuMemcpyDtoHAsync", unsafe { sys::cuMemcpyDtoHAsync_v2(dst, src, bytes, stream.0 as sys::CUstream) })
 }

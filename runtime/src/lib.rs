@@ -31,6 +31,7 @@ pub mod notify;
 pub mod present;
 pub mod queue;
 pub mod scratch;
+pub mod staging;
 
 use data::{Item, Kind, Site};
 use diag::{cstr, guard};

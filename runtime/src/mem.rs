@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
-use crate::cuda;
 use crate::device::{self, Target};
+use crate::{cuda, staging};
 
 pub use crate::cuda::DevPtr;
 
@@ -68,6 +68,8 @@ pub fn free(p: DevPtr, what: &str) {
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
         Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
@@ -93,6 +95,8 @@ pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
 /// `dst` must be writable for `len` bytes and `src..src+len` inside one device allocation.
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
     match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
