@@ -300,7 +300,8 @@ pub fn host_wait(q: Queue, by: &str) {
 /// synchronous: the host waits.
 pub fn queue_wait(q: Queue, on: Queue, by: &str) {
     let (Queue::Async(key), Queue::Async(on_key)) = (q, on) else {
-        // Nothing is ever pending on the synchronous queue; the host waits for `q`.
+        // `on` synchronous: the host waits for `q`. `q` synchronous: nothing is ever pending
+        // on it (host_wait does nothing).
         return host_wait(q, by);
     };
     let mut st = state();
