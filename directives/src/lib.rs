@@ -269,14 +269,18 @@ mod tests {
         let lowered = |name| directive(name).map(|d| (d.form, d.supported));
         assert_eq!(lowered("parallel loop"), Some((Form::Region, true)));
         assert_eq!(lowered("update"), Some((Form::Standalone, true)));
-        for d in ["host_data", "wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
+        assert_eq!(lowered("wait"), Some((Form::Standalone, true)));
+        for d in ["host_data", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine", "declare"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
         assert_eq!(clause_on_loop("pcopyin"), Some((Operands::Var, true)));
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
         assert_eq!(clause_on_loop("reduction"), Some((Operands::OpAndVar, true)));
-        for c in ["async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
+        assert_eq!(clause_on_loop("async"), Some((Operands::OptionalInt, true)));
+        assert_eq!(clause_on_loop("wait"), Some((Operands::Ints, true)));
+        assert_eq!(clause("wait", Directive::Wait).map(|c| c.modifiers), Some(&["queues"][..]));
+        for c in ["attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
                   "use_device", "device_resident", "link", "default_async", "device_num"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }

@@ -8,9 +8,8 @@
 
 void f(float *p, float **q, float m[8][8], int n, int c) {
   float s = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+2]]:22: error: OpenACC 'async' is not supported yet
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait' is not supported yet
-#pragma acc parallel async(1) wait(2)
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait(devnum:)' is not supported yet
+#pragma acc parallel async(1) wait(devnum: 0: 2)
   p[0] = 1;
 // CHECK: unsupported-clauses.c:[[@LINE+1]]:24: error: OpenACC 'attach' is not supported yet
 #pragma acc enter data attach(q[0])

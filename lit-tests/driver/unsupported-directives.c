@@ -16,8 +16,6 @@ void f(int *p, int n, int s) {
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'host_data' is not supported yet
 #pragma acc host_data use_device(p)
   { twice(p[0]); }
-// CHECK: unsupported-directives.c:[[@LINE+1]]:15: error: OpenACC 'wait' is not supported yet
-  #pragma acc wait
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'init' is not supported yet
 #pragma acc init
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'shutdown' is not supported yet

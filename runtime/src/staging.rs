@@ -8,8 +8,9 @@
 //! DMA and the host's memcpy, and the host's memcpy is split over several threads
 //! ([`copy_threads`]) because one core copies at well under 45 GB/s.
 //!
-//! Expects: the GPU target, its context current on the calling thread (the staging stream
-//! and events are created in it on first use). Produces: the bytes copied before it
+//! Expects: the GPU target, its context current on the calling thread (the staging buffers
+//! and events are created in it on first use). The copies go on the legacy default stream,
+//! ordered against async queues' streams as a plain synchronous copy is (queue.rs). Produces: the bytes copied before it
 //! returns, as `cuMemcpyHtoD`/`DtoH` would. One staged copy at a time (a lock), since the
 //! buffers are shared. Does not: pin the user's memory in place (`cuMemHostRegister` costs
 //! more than the copy it speeds up, and the user may free the memory behind our back), or
@@ -25,7 +26,8 @@ pub const MIN_STAGED: usize = 8 << 20;
 /// Bytes per staging buffer (two of them).
 pub const CHUNK: usize = 32 << 20;
 
-/// The staging buffers, stream and per-buffer events, made on the first staged copy.
+/// The staging buffers, the stream their copies go on and per-buffer events, made on the
+/// first staged copy.
 struct Stage {
     buf: [*mut u8; 2],
     stream: Handle,
@@ -41,7 +43,10 @@ static STAGE: Mutex<Option<Stage>> = Mutex::new(None);
 fn stage(slot: &mut Option<Stage>) -> Result<&Stage, CuError> {
     if slot.is_none() {
         let buf = [cuda::mem_alloc_host(CHUNK)? as *mut u8, cuda::mem_alloc_host(CHUNK)? as *mut u8];
-        *slot = Some(Stage { buf, stream: cuda::stream_create()?, done: [cuda::event_create()?, cuda::event_create()?] });
+        // The legacy default stream: a staged copy is ordered against the queues' streams
+        // exactly as the plain `cuMemcpyHtoD`/`DtoH` it replaces.
+        let stream = Handle(std::ptr::null_mut());
+        *slot = Some(Stage { buf, stream, done: [cuda::event_create()?, cuda::event_create()?] });
     }
     Ok(slot.as_ref().expect("made above"))
 }
