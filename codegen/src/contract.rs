@@ -49,6 +49,7 @@ pub enum DirectiveKind {
     /// `declare`: in a function, a data region from here to every return; at file scope (in
     /// its constructor, `acc::FILE_SCOPE_DECLARE`), globals present for the whole program.
     Declare,
+    Wait,
 }
 
 impl DirectiveKind {
@@ -72,6 +73,7 @@ impl DirectiveKind {
             D::Update => Update,
             D::HostData => HostData,
             D::Declare => Declare,
+            D::Wait => Wait,
             _ => return None,
         })
     }
@@ -79,7 +81,18 @@ impl DirectiveKind {
         matches!(self, DirectiveKind::Compute { .. })
     }
     pub fn is_standalone(self) -> bool {
-        matches!(self, DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Declare)
+        matches!(
+            self,
+            DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Declare | DirectiveKind::Wait
+        )
+    }
+    /// Lowered by data.rs in host code (not outlined). `host_data` (host_data.rs) and
+    /// `declare` (declare.rs) stay in host code too, but have lowerings of their own.
+    pub fn is_host_directive(self) -> bool {
+        matches!(
+            self,
+            DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Wait
+        )
     }
 }
 
@@ -133,6 +146,22 @@ pub enum Clause<'ctx> {
     UseDevice(Var<'ctx>),
     /// `link(var)` of `declare`: a global the device sees only while a data clause maps it.
     Link(Var<'ctx>),
+    /// `async(q)`: the async argument as written (`async` alone: `acc_async_noval`).
+    Async(Value<'ctx>),
+    /// `wait(q, ...)`: the queues to wait for first; empty: every queue.
+    Wait(Vec<Value<'ctx>>),
+}
+
+/// `acc_async_noval` (openacc.h): what `async` without an argument means.
+pub const ASYNC_NOVAL: i64 = -1;
+/// `acc_async_sync`: the queue of a directive without `async`.
+pub const ASYNC_SYNC: i64 = -2;
+
+/// Whether `n` is an async argument OpenACC allows (the runtime's `queue::valid`): a queue
+/// number (an `int` >= 0), `acc_async_noval` (-1), `acc_async_sync` (-2) or
+/// `acc_async_default` (-3).
+pub fn valid_async_argument(n: i64) -> bool {
+    (0..=i64::from(i32::MAX)).contains(&n) || (-3..=-1).contains(&n)
 }
 
 /// One item of a `reduction` clause.
@@ -164,6 +193,14 @@ impl<'ctx> Directive<'ctx> {
     /// The last marker call before the region body: the body starts right after it.
     pub fn last_header_call(&self) -> Value<'ctx> {
         *self.clause_calls.last().unwrap_or(&self.begin)
+    }
+    /// The `async` argument (as written; `None`: synchronous).
+    pub fn async_queue(&self) -> Option<Value<'ctx>> {
+        self.clauses.iter().find_map(|c| if let Clause::Async(v) = c { Some(*v) } else { None })
+    }
+    /// The `wait` clauses' lists (each empty for "every queue").
+    pub fn waits(&self) -> impl Iterator<Item = &[Value<'ctx>]> {
+        self.clauses.iter().filter_map(|c| if let Clause::Wait(v) = c { Some(v.as_slice()) } else { None })
     }
 }
 
@@ -298,6 +335,18 @@ fn build_directive<'ctx>(id: u32, p: Pieces<'ctx>, f: Value<'ctx>, cfg: &Functio
     Ok(Directive { id, kind, name, loc, clauses, begin, end, clause_calls: p.clauses, function: f })
 }
 
+/// An async argument known at compile time must be one OpenACC allows (one only known at
+/// run time is checked there, at the directive).
+fn async_argument<'ctx>(loc: &Loc, clause: &str, v: Value<'ctx>) -> Result<Value<'ctx>> {
+    match v.const_int_value() {
+        Some(n) if !valid_async_argument(n) => Err(AccError::user(
+            loc,
+            format!("{clause}({n}): not a valid async argument (a queue number >= 0, acc_async_noval, acc_async_sync or acc_async_default)"),
+        )),
+        _ => Ok(v),
+    }
+}
+
 /// A launch size known at compile time must be positive (one only known at run time is
 /// checked there: `__accrt_check_launch_size`).
 fn launch_size<'ctx>(loc: &Loc, clause: &str, v: Value<'ctx>) -> Result<Value<'ctx>> {
@@ -335,10 +384,11 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::Int | Operands::ConstInt | Operands::Condition => args.len() == 1 && int(&args[0]),
         Operands::OneToThreeInts => (1..=3).contains(&args.len()) && args.iter().all(int),
         Operands::OptionalInt => args.len() <= 1 && args.iter().all(int),
+        Operands::Ints => args.iter().all(int),
         Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
         Operands::OpAndVar => args.len() == 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
+        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
     }
 }
 
@@ -350,9 +400,10 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Int | Operands::ConstInt | Operands::Condition => "one i64 operand",
         Operands::OneToThreeInts => "one to three i64 operands",
         Operands::OptionalInt => "no operand or one i64 operand",
+        Operands::Ints => "i64 operands only",
         Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
         Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
-        Operands::Ints | Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
+        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
             "the operands docs/ir-contract.md gives it"
         }
     }
@@ -413,6 +464,11 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::IfPresent => Clause::IfPresent,
         C::UseDevice => Clause::UseDevice(var()),
         C::Link => Clause::Link(var()),
+        C::Async => match args.first() {
+            Some(v) => Clause::Async(async_argument(loc, name, *v)?),
+            None => Clause::Async(call.context().i64().const_int(ASYNC_NOVAL as u64)),
+        },
+        C::Wait => Clause::Wait(args.iter().map(|v| async_argument(loc, name, *v)).collect::<Result<_>>()?),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
             _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
@@ -461,7 +517,7 @@ fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kern
                 return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
             DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::HostData
-            | DirectiveKind::Declare
+            | DirectiveKind::Declare | DirectiveKind::Wait
                 if enclosing_compute.is_some() =>
             {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' is not allowed inside a compute region", d.name)))
@@ -503,6 +559,16 @@ mod tests {
     fn the_pass_lowers_exactly_the_directives_the_table_supports() {
         for d in acc::DIRECTIVES {
             assert_eq!(DirectiveKind::of(d.directive).is_some(), d.supported, "'{}'", d.name);
+        }
+    }
+
+    #[test]
+    fn async_arguments() {
+        for n in [0, 1, i64::from(i32::MAX), ASYNC_NOVAL, ASYNC_SYNC, -3] {
+            assert!(valid_async_argument(n), "{n}");
+        }
+        for n in [-4, -100, i64::from(i32::MAX) + 1, i64::MIN] {
+            assert!(!valid_async_argument(n), "{n}");
         }
     }
 

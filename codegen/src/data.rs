@@ -1,19 +1,22 @@
-//! Lowers the data directives in host code: `data` regions, `enter data`, `exit data` and
-//! `update`.
+//! Lowers the directives that stay in host code: `data` regions, `enter data`, `exit data`,
+//! `update` and `wait`.
 //!
 //! Expects: verified directives (contract.rs) outside compute regions. Produces calls to the
-//! host runtime at the directive: data-clause entries after the header and exits (in reverse
-//! order) at the region end; under an `if` clause both are skipped when it is false. A data
-//! region's items count on the structured reference counter; `enter data`/`exit data`
-//! items carry `rt::DYNAMIC` (and `rt::FINALIZE` with `finalize`) in their kind; `update`
-//! passes `rt::IF_PRESENT` with `if_present`. The runtime makes all of them no-ops when
-//! compute regions run on the host.
+//! host runtime at the directive: first the waits of its `wait` clauses ([`emit_waits`]),
+//! then data-clause entries after the header and exits (in reverse order) at the region end;
+//! under an `if` clause all are skipped when it is false. A data region's items count on the
+//! structured reference counter; `enter data`/`exit data` items carry `rt::DYNAMIC` (and
+//! `rt::FINALIZE` with `finalize`) in their kind; `update` passes `rt::IF_PRESENT` with
+//! `if_present`. With an `async` clause every call is the `_async` form with the argument as
+//! written (a data region's exits too), so the copies go on that queue. The `wait`
+//! directive is only its waits. The runtime makes the data calls no-ops when compute regions
+//! run on the host (and checks the queue arguments there too).
 
-use crate::contract::{Clause, Directive, DirectiveKind, Var};
+use crate::contract::{Clause, Directive, DirectiveKind, Var, ASYNC_SYNC};
 use crate::error::Result;
 use crate::host_stub::section;
 use crate::ir::{Builder, Context, IntPred, Module, Value};
-use crate::rt::{self, Runtime};
+use crate::rt::{self, OnQueue, Runtime};
 
 pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     let ctx = m.context();
@@ -21,16 +24,20 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     let flags = directive_flags(d);
     let cond = d.clauses.iter().find_map(|c| if let Clause::If(v) = c { Some(*v) } else { None });
     let loc = d.loc.to_string();
+    let q = OnQueue(d.async_queue());
     let at_begin = d.last_header_call().next_instruction().expect("a marker is never a terminator");
     emit_guarded(ctx, at_begin, cond, |b| {
         let loc_s = b.global_string(&loc, ".acc.loc");
+        emit_waits(b, ctx, &rt, d, loc_s);
         for c in &d.clauses {
             match (d.kind, c) {
-                (DirectiveKind::Data | DirectiveKind::EnterData, Clause::Data(k, v)) => call_item(b, ctx, rt.data_enter, v, *k as u64 | flags, loc_s),
-                (DirectiveKind::ExitData, Clause::Data(k, v)) => call_item(b, ctx, rt.data_exit, v, *k as u64 | flags, loc_s),
+                (DirectiveKind::Data | DirectiveKind::EnterData, Clause::Data(k, v)) => {
+                    call_item(b, ctx, q, (rt.data_enter, rt.data_enter_async), v, *k as u64 | flags, loc_s)
+                }
+                (DirectiveKind::ExitData, Clause::Data(k, v)) => call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async), v, *k as u64 | flags, loc_s),
                 (DirectiveKind::Update, Clause::Update { to_device, var }) => {
-                    let f = if *to_device { rt.update_device } else { rt.update_self };
-                    call_item(b, ctx, f, var, flags, loc_s)
+                    let f = if *to_device { (rt.update_device, rt.update_device_async) } else { (rt.update_self, rt.update_self_async) };
+                    call_item(b, ctx, q, f, var, flags, loc_s)
                 }
                 _ => {}
             }
@@ -41,12 +48,32 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
             let loc_s = b.global_string(&loc, ".acc.loc");
             for c in d.clauses.iter().rev() {
                 if let Clause::Data(k, v) = c {
-                    call_item(b, ctx, rt.data_exit, v, *k as u64, loc_s);
+                    call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async), v, *k as u64, loc_s);
                 }
             }
         });
     }
     Ok(())
+}
+
+/// The waits directive `d` does before anything else: per `wait` clause, its queues (an
+/// empty list: every queue) are waited for by `d`'s queue (its `async` argument; without
+/// one, the host: `acc_async_sync`). A `wait` directive without a list waits for every
+/// queue.
+pub fn emit_waits<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, d: &Directive<'ctx>, loc: Value<'ctx>) {
+    let on = d.async_queue().unwrap_or_else(|| ctx.i64().const_int(ASYNC_SYNC as u64));
+    let mut lists = d.waits().peekable();
+    if d.kind == DirectiveKind::Wait && lists.peek().is_none() {
+        b.call(rt.wait_all, &[on, loc], "");
+    }
+    for list in lists {
+        if list.is_empty() {
+            b.call(rt.wait_all, &[on, loc], "");
+        }
+        for queue in list {
+            b.call(rt.wait, &[*queue, on, loc], "");
+        }
+    }
 }
 
 /// The flag bits a directive adds to each of its items' `kind` (data clauses) or `flags`
@@ -65,11 +92,12 @@ fn directive_flags(d: &Directive) -> u64 {
     flags
 }
 
-/// `f(addr, bytes, kind_or_flags, loc, text)` for one clause item.
-pub(crate) fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, v: &Var<'ctx>, kind: u64, loc: Value<'ctx>) {
+/// `f(addr, bytes, kind_or_flags, loc, text)` for one clause item (`f_async` with the queue
+/// after them on an async queue).
+pub(crate) fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, q: OnQueue<'ctx>, (f, f_async): (Value<'ctx>, Value<'ctx>), v: &Var<'ctx>, kind: u64, loc: Value<'ctx>) {
     let (addr, bytes) = section(b, ctx, v);
     let text = b.global_string(&v.text, ".acc.text");
-    b.call(f, &[addr, bytes, ctx.i32().const_int(kind), loc, text], "");
+    q.call(b, f, f_async, &[addr, bytes, ctx.i32().const_int(kind), loc, text]);
 }
 
 /// Emits `body` before `at`, under `if (cond != 0)` when there is a condition.

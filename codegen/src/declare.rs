@@ -39,7 +39,7 @@ use crate::contract::{Clause, DataKind, Directive, DirectiveKind, Var};
 use crate::error::{AccError, Result};
 use crate::ir::{Builder, Context, Linkage, Module, Value};
 use crate::outline::strip;
-use crate::rt::Runtime;
+use crate::rt::{OnQueue, Runtime};
 use std::collections::{HashMap, HashSet};
 
 /// Whether `d` was written at file scope (it sits in the rewriter's constructor).
@@ -229,7 +229,7 @@ fn lower_in_function<'ctx>(m: Module<'ctx>, f: Value<'ctx>, mut declares: Vec<&D
         let loc = b.global_string(&d.loc.to_string(), ".acc.loc");
         for (kind, v) in items(d) {
             if let Some(k) = kind {
-                crate::data::call_item(&b, ctx, rt.data_enter, v, k as u64, loc);
+                crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_enter, rt.data_enter_async), v, k as u64, loc);
             }
         }
         keep_storage(d, &cfg);
@@ -248,7 +248,7 @@ fn lower_in_function<'ctx>(m: Module<'ctx>, f: Value<'ctx>, mut declares: Vec<&D
             let its: Vec<_> = items(d).collect();
             for (kind, v) in its.into_iter().rev() {
                 if let Some(k) = kind {
-                    crate::data::call_item(&b, ctx, rt.data_exit, v, k as u64, loc);
+                    crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_exit, rt.data_exit_async), v, k as u64, loc);
                 }
             }
         }

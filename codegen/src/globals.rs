@@ -17,8 +17,8 @@
 //! device code load the slot; after the kernels are planned, [`bind_declared`] makes each
 //! kernel that captured the global store its parameter there first thing (every thread
 //! stores the same address, then reads its own store). Known limit: two kernels running at
-//! once with different device copies of one `link` global (none can yet: no async queues)
-//! would share the slot.
+//! once on different async queues with different device copies of one `link` global share
+//! the slot.
 //!
 //! Any other writable global (or a declared one whose address sits in another global's
 //! initialiser, which no slot can reach) would give the device its own copy of the static

@@ -2,10 +2,14 @@
 //!
 //! Expects: an `Outlined` region (its header block branches straight to its exit) and the
 //! device build's `KernelPlan`; the module's embedded cubin global. Produces, in the header:
-//! `check launch-size clauses; if (__accrt_use_device() && if-clause) { data enter; translate pointers; launch; data
-//! exit } else { call the outlined function (host fallback) }`, calling only the host
-//! runtime ABI (docs/runtime-abi.md). Does not decide launch sizes beyond the defaults and
-//! the gang-loop trip count; the runtime clamps them to what the kernel can run.
+//! `check launch-size clauses; wait clauses; if (__accrt_use_device() && if-clause) { data
+//! enter; translate pointers; launch; data exit } else { [async: wait for the queue;] call
+//! the outlined function (host fallback) }`, calling only the host runtime ABI
+//! (docs/runtime-abi.md). With `async(q)` the data calls and the launch are their `_async`
+//! forms on `q`, so nothing waits for the kernel; the host fallback (an `if` that is false
+//! on a device) runs once the queue's earlier work is done. Does not decide launch sizes
+//! beyond the defaults and the gang-loop trip count; the runtime clamps them to what the
+//! kernel can run.
 
 use crate::capture::Passing;
 use crate::contract::{Clause, DataKind, Var};
@@ -14,7 +18,8 @@ use crate::error::Result;
 use crate::expr;
 use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::outline::{Capture, Outlined};
-use crate::rt::Runtime;
+use crate::data::emit_waits;
+use crate::rt::{OnQueue, Runtime};
 
 /// Returns the name of the kernel's descriptor (image_job::install fills in the image).
 pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image: Value<'ctx>, emulator_entry: Value<'ctx>) -> Result<String> {
@@ -51,6 +56,9 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         let name = b.global_string(clause.name(), ".acc.clause");
         b.call(rt.check_launch_size, &[*v, name, loc_s], "");
     }
+    // Before either path: the construct's queue (the host, without `async`) waits.
+    emit_waits(&b, ctx, &rt, d, loc_s);
+    let q = OnQueue(d.async_queue());
     let use_dev = b.call(rt.use_device, &[], "acc.use_device");
     let mut on = b.icmp(IntPred::LLVMIntNE, use_dev, ctx.i32().const_int(0));
     for c in &d.clauses {
@@ -65,8 +73,11 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     host_bb.move_after(dev_bb);
     b.cond_br(on, dev_bb, host_bb);
 
-    // Host fallback: the region's own code.
+    // Host fallback: the region's own code, in the queue's order.
     b.position_at_end(host_bb);
+    if let Some(queue) = q.0 {
+        b.call(rt.host_wait, &[queue, loc_s], "");
+    }
     let hv: Vec<Value> = host_args.iter().map(|(_, v)| *v).collect();
     let mut host_call = hv.clone();
     if r.scratch_param {
@@ -93,7 +104,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         })
         .collect();
     for [addr, bytes, kind, text] in &items {
-        b.call(rt.data_enter, &[*addr, *bytes, *kind, loc_s, *text], "");
+        q.call(&b, rt.data_enter, rt.data_enter_async, &[*addr, *bytes, *kind, loc_s, *text]);
     }
     let mut implicit_exits = Vec::new();
     let mut dev_args = Vec::new();
@@ -105,7 +116,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             Passing::FirstPrivate if !hv.ty().is_ptr() => *hv,
             Passing::Implicit(kind) => {
                 let bytes = ctx.i64().const_int(c.bytes);
-                b.call(rt.data_enter, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
+                q.call(&b, rt.data_enter, rt.data_enter_async, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
                 implicit_exits.push((*hv, bytes, kind, text));
                 translate(&b, ctx, &rt, c, *hv, loc_s, text)
             }
@@ -123,12 +134,12 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
     let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
-    b.call(rt.launch, &[desc, gangs, workers, vector, args], "");
+    q.call(&b, rt.launch, rt.launch_async, &[desc, gangs, workers, vector, args]);
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
-        b.call(rt.data_exit, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text], "");
+        q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
     }
     for [addr, bytes, kind, text] in items.iter().rev() {
-        b.call(rt.data_exit, &[*addr, *bytes, *kind, loc_s, *text], "");
+        q.call(&b, rt.data_exit, rt.data_exit_async, &[*addr, *bytes, *kind, loc_s, *text]);
     }
     b.br(r.exit);
     Ok(desc.name())

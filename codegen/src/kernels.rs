@@ -9,7 +9,9 @@
 //! run sequentially). Each region is a separate launch, so the second nest sees every write
 //! of the first, as one launch per loop nest does in other OpenACC compilers. The construct
 //! itself becomes a `data` region with its data clauses, so the arrays stay on the device
-//! between the launches; its other clauses (`if`, `default`, launch sizes) go to every part.
+//! between the launches; its other clauses (`if`, `default`, launch sizes, `async`) go to
+//! every part, except `wait`, which the data region does first (the parts then follow in
+//! queue order).
 //! Produces: the new directive list, with begin/end markers inserted for the stretches.
 //! Does not analyse dependences: a loop nest without `independent` (or gang/worker/vector)
 //! still runs sequentially on one thread.
@@ -46,8 +48,9 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             out.push(d.clone());
             continue;
         }
-        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..))).cloned().collect();
-        let data_clauses: Vec<Clause> = d.clauses.iter().filter(|c| matches!(c, Clause::Data(..) | Clause::If(_))).cloned().collect();
+        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..) | Clause::Wait(_))).cloned().collect();
+        let data_clauses: Vec<Clause> =
+            d.clauses.iter().filter(|c| matches!(c, Clause::Data(..) | Clause::If(_) | Clause::Async(_) | Clause::Wait(_))).cloned().collect();
         out.push(Directive { kind: DirectiveKind::Data, name: acc_directives::Directive::Data.name().into(), clauses: data_clauses, ..d.clone() });
         let mut from = body_start;
         for l in &top {

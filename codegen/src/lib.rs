@@ -12,9 +12,10 @@
 //! 4. `host_stub` replace each region by the launch sequence; the image, built meanwhile on
 //!                a thread of its own, goes in at the end (`image_job`; inside clang after
 //!                the host optimisation pipeline);
-//! 5. `data`      lower data regions, enter/exit data and update (`host_data` is lowered
-//!                right after reading, before step 2); `declare` its declares (a data
-//!                region to every return; at file scope, registrations in a constructor);
+//! 5. `data`      lower data regions, enter/exit data, update and wait (`host_data` is
+//!                lowered right after reading, before step 2); `declare` its declares (a
+//!                data region to every return; at file scope, registrations in a
+//!                constructor);
 //! 6. erase the markers.
 //!
 //! Decisions (`capture::classify`, `mapping::assign_levels`, `loops::trip_count`) are pure
@@ -156,7 +157,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     }
     let t = timing::phase("data directives, verify");
     for d in &directives {
-        if matches!(d.kind, DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update) {
+        if d.kind.is_host_directive() {
             data::lower(m, d)?;
         }
     }

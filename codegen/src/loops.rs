@@ -227,7 +227,8 @@ fn recomputable(op: Opcode) -> bool {
     matches!(
         op,
         LLVMLoad | LLVMGetElementPtr | LLVMSExt | LLVMZExt | LLVMTrunc | LLVMAdd | LLVMSub | LLVMMul | LLVMSDiv
-            | LLVMUDiv | LLVMSRem | LLVMURem | LLVMAnd | LLVMOr | LLVMXor | LLVMShl | LLVMLShr | LLVMAShr
+            | LLVMUDiv | LLVMSRem | LLVMURem | LLVMAnd | LLVMOr | LLVMXor | LLVMShl | LLVMLShr | LLVMAShr | LLVMICmp
+            | LLVMSelect
     )
 }
 

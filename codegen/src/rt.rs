@@ -16,6 +16,18 @@ pub struct Runtime<'ctx> {
     pub update_self: Value<'ctx>,
     pub use_device_addr: Value<'ctx>,
     pub declare: Value<'ctx>,
+    // The same on an async queue: one more `i64 queue` argument, the async argument as
+    // written.
+    pub data_enter_async: Value<'ctx>,
+    pub data_exit_async: Value<'ctx>,
+    pub update_device_async: Value<'ctx>,
+    pub update_self_async: Value<'ctx>,
+    pub launch_async: Value<'ctx>,
+    /// `__accrt_wait(i64 queue, i64 on, ptr loc)`, `__accrt_wait_all(i64 on, ptr loc)`.
+    pub wait: Value<'ctx>,
+    pub wait_all: Value<'ctx>,
+    /// `__accrt_host_wait(i64 queue, ptr loc)`.
+    pub host_wait: Value<'ctx>,
 }
 
 impl<'ctx> Runtime<'ctx> {
@@ -23,6 +35,7 @@ impl<'ctx> Runtime<'ctx> {
         let ctx = m.context();
         let (v, i32t, i64t, p) = (ctx.void(), ctx.i32(), ctx.i64(), ctx.ptr());
         let f = |name: &str, ret, params: &[crate::ir::Type<'ctx>]| m.get_or_add_function(name, ctx.fn_type(ret, params, false));
+        // Every entry point is declared; one without a call makes no symbol in the object.
         Runtime {
             use_device: f("__accrt_use_device", i32t, &[]),
             data_enter: f("__accrt_data_enter", v, &[p, i64t, i32t, p, p]),
@@ -36,6 +49,14 @@ impl<'ctx> Runtime<'ctx> {
             update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
             use_device_addr: f("__accrt_use_device_addr", p, &[p, i32t, p, p]),
             declare: f("__accrt_declare", v, &[p, i64t, p, i32t, p, p]),
+            data_enter_async: f("__accrt_data_enter_async", v, &[p, i64t, i32t, p, p, i64t]),
+            data_exit_async: f("__accrt_data_exit_async", v, &[p, i64t, i32t, p, p, i64t]),
+            update_device_async: f("__accrt_update_device_async", v, &[p, i64t, i32t, p, p, i64t]),
+            update_self_async: f("__accrt_update_self_async", v, &[p, i64t, i32t, p, p, i64t]),
+            launch_async: f("__accrt_launch_async", v, &[p, i64t, i64t, i64t, p, i64t]),
+            wait: f("__accrt_wait", v, &[i64t, i64t, p]),
+            wait_all: f("__accrt_wait_all", v, &[i64t, p]),
+            host_wait: f("__accrt_host_wait", v, &[i64t, p]),
         }
     }
 }
@@ -48,3 +69,22 @@ pub const DYNAMIC: u64 = 0x100;
 pub const FINALIZE: u64 = 0x200;
 /// `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: `if_present`.
 pub const IF_PRESENT: u64 = 0x400;
+
+/// What a directive's runtime calls take for its queue: the synchronous forms (`None`), or
+/// the `_async` forms with this argument.
+#[derive(Clone, Copy)]
+pub struct OnQueue<'ctx>(pub Option<Value<'ctx>>);
+
+impl<'ctx> OnQueue<'ctx> {
+    /// `f` (synchronous) or `f_async` with the queue appended to `args`.
+    pub fn call(self, b: &crate::ir::Builder<'ctx>, f: Value<'ctx>, f_async: Value<'ctx>, args: &[Value<'ctx>]) {
+        match self.0 {
+            None => b.call(f, args, ""),
+            Some(q) => {
+                let mut all = args.to_vec();
+                all.push(q);
+                b.call(f_async, &all, "")
+            }
+        };
+    }
+}

@@ -280,14 +280,18 @@ mod tests {
         for c in ["device_resident", "link", "copy", "create", "present", "deviceptr"] {
             assert_eq!(clause(c, Directive::Declare).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
-        for d in ["wait", "init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine"] {
+        assert_eq!(lowered("wait"), Some((Form::Standalone, true)));
+        for d in ["init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
         assert_eq!(clause_on_loop("pcopyin"), Some((Operands::Var, true)));
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
         assert_eq!(clause_on_loop("reduction"), Some((Operands::OpAndVar, true)));
-        for c in ["async", "wait", "attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
+        assert_eq!(clause_on_loop("async"), Some((Operands::OptionalInt, true)));
+        assert_eq!(clause_on_loop("wait"), Some((Operands::Ints, true)));
+        assert_eq!(clause("wait", Directive::Wait).map(|c| c.modifiers), Some(&["queues"][..]));
+        for c in ["attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
                   "default_async", "device_num"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }

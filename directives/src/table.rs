@@ -26,7 +26,7 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     directive(D::ExitData, "exit data", Form::Standalone, true),
     directive(D::Update, "update", Form::Standalone, true),
     directive(D::HostData, "host_data", Form::Region, true),
-    directive(D::Wait, "wait", Form::Standalone, false),
+    directive(D::Wait, "wait", Form::Standalone, true),
     directive(D::Init, "init", Form::Standalone, false),
     directive(D::Shutdown, "shutdown", Form::Standalone, false),
     directive(D::Set, "set", Form::Standalone, false),
@@ -93,18 +93,22 @@ pub static CLAUSES: &[ClauseSpec] = &[
         ],
         Operands::Condition,
     ),
-    not_yet(
+    // Async queues. `async` without an argument is `async(acc_async_noval)`. A `wait`
+    // clause without a list waits for every queue; on the `wait` directive the clause
+    // carries the directive's own list (`wait(1, 2)`), which `queues:` may introduce.
+    lowered(
         C::Async,
         "async",
         &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update, D::Wait],
         Operands::OptionalInt,
     ),
-    not_yet(
+    lowered(
         C::Wait,
         "wait",
-        &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update],
+        &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update, D::Wait],
         Operands::Ints,
-    ),
+    )
+    .with_modifiers(&["queues"]),
     lowered(C::Default, "default", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::DefaultKind),
     // Loop schedule. `gang(num: n, dim: d, static: s)` would be `gang` plus one clause per
     // argument, spelled `gang.num`, `gang.dim` and `gang.static`.

@@ -282,13 +282,35 @@ fn lower_clause(
             out.push_str(&call(""));
         }
         Operands::OpAndVar => lower_reduction(c, args, written, &call, &bad, loc, out, diags),
+        Operands::Ints => {
+            // `wait(queues: 1, n)`: the modifier is dropped; `wait` alone: no operands.
+            let mut ops = String::new();
+            for (k, a) in args.iter().enumerate() {
+                let e = match split_modifier(&a.text) {
+                    (Some(m), e) if k == 0 && accepted(m) => e,
+                    (Some(m), _) if k == 0 => return diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
+                    (_, _) => a.text.as_str(),
+                };
+                ops.push_str(&format!(", {}", int(e)));
+            }
+            out.push_str(&call(&ops));
+        }
         // Only clauses accc does not lower have these operands.
-        Operands::Ints
-        | Operands::IntOrStar
+        Operands::IntOrStar
         | Operands::IntsOrStars
         | Operands::Name
         | Operands::Names => diags.push(Diag::unsupported(loc.clone(), &c.name)),
     }
+}
+
+/// The `wait` directive's own list (`wait(1, n)`) as the `wait` clause that carries it in the
+/// contract; `None` for other directives and a `wait` without a list (every queue).
+fn wait_list(d: &Directive) -> Option<Clause> {
+    (d.name == acc::Directive::Wait.name() && d.args.is_some()).then(|| Clause {
+        name: acc::Clause::Wait.name().to_string(),
+        off: d.name_off,
+        args: d.args.clone(),
+    })
 }
 
 /// `reduction(op: a, b[0:n])`: per item, `ptr op, i64 type code, var, text`. The operator
@@ -400,7 +422,7 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             diags.push(Diag::unsupported(at.name.clone(), &d.name));
             continue;
         }
-        if d.args.is_some() {
+        if d.args.is_some() && spec.directive != acc::Directive::Wait {
             diags.push(Diag { loc: at.name.clone(), message: format!("OpenACC '{}' takes no parenthesised argument", d.name) });
             continue;
         }
@@ -414,6 +436,9 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             at.acc.line,
             at.acc.col
         );
+        if let Some(list) = wait_list(&d) {
+            lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags);
+        }
         for (k, c) in d.clauses.iter().enumerate() {
             lower_clause(id, spec.directive, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
         }
@@ -524,10 +549,10 @@ mod tests {
         // The text is the item as written (macro unexpanded), the value the expansion.
         assert!(b.contains("(long long)(100), (long long)sizeof((y)[0]), \"y[0:N]\""), "{}", b);
         // An unsupported clause on the continuation line is reported there.
-        let ipp2 = ipp.replace("copyin(x[0:n])", "async(1)");
-        let src2 = src.replace("copyin(x[0:n])", "async(1)");
+        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2)");
+        let src2 = src.replace("copyin(x[0:n])", "tile(2)");
         let e = rw(&ipp2, Some(&src2)).unwrap_err();
-        assert_eq!(e[0].to_string(), "t.c:3:9: error: OpenACC 'async' is not supported yet");
+        assert_eq!(e[0].to_string(), "t.c:3:9: error: OpenACC 'tile' is not supported yet");
     }
 
     #[test]
@@ -600,17 +625,16 @@ mod tests {
 
     #[test]
     fn all_rejections_reported() {
-        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:42: error: OpenACC 'async' is not supported yet",
             "t.c:1:48: error: OpenACC 'gang(...)' is not supported yet",
             "t.c:1:60: error: OpenACC 'tile' is not supported yet",
             "t.c:1:68: error: OpenACC 'self' is not supported yet",
             "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
             "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
-            "t.c:3:13: error: OpenACC 'wait' is not supported yet",
+            "t.c:3:13: error: OpenACC 'wait(devnum:)' is not supported yet",
             "t.c:4:13: error: OpenACC 'atomic update' is not supported yet",
             "t.c:6:13: error: OpenACC 'routine' is not supported yet",
             "t.c:7:13: error: OpenACC 'init' is not supported yet",
@@ -620,7 +644,7 @@ mod tests {
         ];
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         let rest = msgs[want.len()..].join("\n");
-        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'wait'", "'bind'", "'nohost'", "'default_async'"] {
+        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'bind'", "'nohost'", "'default_async'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
     }
@@ -637,6 +661,23 @@ mod tests {
         assert!(lines[3].ends_with("__acc_end(2); }"), "{}", lines[3]);
         // After a struct's braces: file scope again.
         assert!(lines[6].starts_with("static void __attribute__((constructor)) __acc_declare_file_3(void) {"), "{}", lines[6]);
+    }
+
+    #[test]
+    fn async_and_wait() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop async wait\nfor(;;);\n#pragma acc update self(x[0:n]) async(q + 1) wait(queues: 1, n)\n#pragma acc wait\n#pragma acc wait(1, acc_async_noval) async(3) if(k)\n#pragma acc wait(queues: 2)\n";
+        let b = body(&rw(ipp, None).unwrap());
+        for s in [
+            "__acc_clause(1, \"async\"); __acc_clause(1, \"wait\");",
+            "__acc_clause(2, \"async\", (long long)(q + 1)); __acc_clause(2, \"wait\", (long long)(1), (long long)(n));",
+            "{ __acc_begin(3, \"wait\", \"t.c\", 4, 9); __acc_end(3); }",
+            "{ __acc_begin(4, \"wait\", \"t.c\", 5, 9); __acc_clause(4, \"wait\", (long long)(1), (long long)(acc_async_noval)); __acc_clause(4, \"async\", (long long)(3)); __acc_clause(4, \"if\", (long long)((k) != 0)); __acc_end(4); }",
+            "__acc_clause(5, \"wait\", (long long)(2)); __acc_end(5); }",
+        ] {
+            assert!(b.contains(s), "missing {s} in\n{b}");
+        }
+        let e = rw("# 1 \"t.c\"\n#pragma acc update self(x) wait(devnum: 0: 1)\n", None).unwrap_err();
+        assert_eq!(e[0].to_string(), "t.c:1:28: error: OpenACC 'wait(devnum:)' is not supported yet");
     }
 
     #[test]

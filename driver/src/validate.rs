@@ -43,8 +43,15 @@ pub fn filter(stderr: &str) -> (String, usize) {
     let mut out = String::new();
     let mut dropping = false;
     let mut errors = 0;
+    // "In file included from ..." lines belong to the diagnostic after them: kept or
+    // dropped with it.
+    let mut include_stack = String::new();
     for line in stderr.split_inclusive('\n') {
         let plain = strip_ansi(line);
+        if plain.starts_with("In file included from ") || (!include_stack.is_empty() && plain.trim_start().starts_with("from ") && plain.starts_with(' ')) {
+            include_stack.push_str(line);
+            continue;
+        }
         if plain.trim_end().ends_with("generated.") && (plain.contains(" error") || plain.contains(" warning")) && !plain.starts_with(' ') && diagnostic_kind(line).is_none() {
             // Summary lines: rebuilt below.
             continue;
@@ -58,10 +65,15 @@ pub fn filter(stderr: &str) -> (String, usize) {
             }
             None => {}
         }
-        if !dropping {
+        if dropping {
+            include_stack.clear();
+        } else {
+            out.push_str(&include_stack);
+            include_stack.clear();
             out.push_str(line);
         }
     }
+    out.push_str(&include_stack);
     if errors > 0 {
         out.push_str(&format!("{errors} error{} generated.\n", if errors == 1 { "" } else { "s" }));
     }
@@ -71,6 +83,14 @@ pub fn filter(stderr: &str) -> (String, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn include_stack_goes_with_its_diagnostic() {
+        let complex = "In file included from main.c:2:\nIn file included from a.h:1:\ncred.h:3:41: error: invalid type '_Complex double' used in OpenACC 'reduction' variable reference; type is not a scalar value\n    3 | x\n1 error generated.\n";
+        assert_eq!(filter(complex), (String::new(), 0));
+        let other = "In file included from main.c:2:\nbad.h:1:1: error: unknown type name 'foo'\n1 error generated.\n";
+        assert_eq!(filter(other), ("In file included from main.c:2:\nbad.h:1:1: error: unknown type name 'foo'\n1 error generated.\n".to_string(), 1));
+    }
 
     const CLANG: &str = "r.c:4:41: error: variable of type 'double' referenced in OpenACC 'reduction' clause does not have a valid operation available
     4 |   #pragma acc parallel loop reduction(&:s)

@@ -8,6 +8,6 @@
 // OK: {{^}}0{{$}}
 
 void f(int *a) {
-#pragma acc parallel async
+#pragma acc parallel self(1)
   a[0] = 1;
 }

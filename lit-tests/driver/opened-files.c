@@ -8,9 +8,9 @@
 // RUN: timeout 60 %accc -c fifo.c -o fifo.o
 //
 // An unsupported clause there is still reported, at the #line's name and line.
-// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|async|' %s > async.c
-// RUN: not timeout 60 %accc -c async.c 2>&1 | FileCheck %s
-// CHECK: /dev/zero:2:22: error: OpenACC 'async' is not supported yet
+// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|self(1)|' %s > self.c
+// RUN: not timeout 60 %accc -c self.c 2>&1 | FileCheck %s
+// CHECK: /dev/zero:2:22: error: OpenACC 'self' is not supported yet
 
 #line 1 "NAME"
 void f(int *a) {

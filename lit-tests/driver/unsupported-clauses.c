@@ -1,16 +1,15 @@
 // Clauses that accc recognises but does not lower yet: each is reported at its own column
 // (also on a continuation line), all in one run, and no object file is written.
-// (bind, nohost, device_resident, link, default_async and device_num only occur on routine,
-// declare and set, which unsupported-directives.c rejects as a whole.)
+// (bind, nohost, default_async and device_num only occur on routine, init, shutdown and set,
+// which unsupported-directives.c rejects as a whole.)
 // RUN: rm -f %t.o
 // RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: test ! -e %t.o
 
 void f(float *p, float **q, float m[8][8], int n, int c) {
   float s = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+2]]:22: error: OpenACC 'async' is not supported yet
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait' is not supported yet
-#pragma acc parallel async(1) wait(2)
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait(devnum:)' is not supported yet
+#pragma acc parallel async(1) wait(devnum: 0: 2)
   p[0] = 1;
 // CHECK: unsupported-clauses.c:[[@LINE+1]]:24: error: OpenACC 'attach' is not supported yet
 #pragma acc enter data attach(q[0])

@@ -9,8 +9,6 @@
 int twice(int x) { return 2 * x; }
 
 void f(int *p, int n, int s) {
-// CHECK: unsupported-directives.c:[[@LINE+1]]:15: error: OpenACC 'wait' is not supported yet
-  #pragma acc wait
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'init' is not supported yet
 #pragma acc init
 // CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'shutdown' is not supported yet

@@ -63,6 +63,22 @@ void __accrt_data_exit(void *host, int64_t bytes, int32_t kind, const char *loc,
 void __accrt_update_device(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text);
 void __accrt_update_self(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text);
 
+/* The same on an async queue: `queue` is the directive's async argument as written (a
+ * queue number >= 0, acc_async_noval, acc_async_sync; invalid: error at `loc`). The copies
+ * go on the queue (a CUDA stream on the GPU); a device copy an exit frees is released only
+ * after the queues' work that may use it. */
+void __accrt_data_enter_async(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_data_exit_async(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_update_device_async(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text, int64_t queue);
+void __accrt_update_self_async(void *host, int64_t bytes, int32_t flags, const char *loc, const char *text, int64_t queue);
+
+/* `wait(queue) async(on)`: queue `on` (acc_async_sync: the host) waits for the work enqueued
+ * on `queue` so far. `__accrt_wait_all`: for every queue's. Invalid arguments: error at `loc`. */
+void __accrt_wait(int64_t queue, int64_t on, const char *loc);
+void __accrt_wait_all(int64_t on, const char *loc);
+/* The host waits for queue `queue` (an async compute construct's host fallback). */
+void __accrt_host_wait(int64_t queue, const char *loc);
+
 /* Device address of a host address inside (or one past the end of) a present range. */
 void *__accrt_deviceptr(void *host, const char *loc, const char *text);
 
@@ -92,6 +108,10 @@ void __accrt_check_launch_size(int64_t value, const char *clause, const char *lo
 /* Launch `k` (sizes <= 0: runtime default) and wait for it. */
 void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                     int64_t vector_length, void **args);
+/* Launch `k` on async queue `queue` (as for the data calls) without waiting for it (a
+ * kernel with reduce_vars > 0 is still waited for: the scratch buffer is shared). */
+void __accrt_launch_async(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
+                          int64_t vector_length, void **args, int64_t queue);
 
 #ifdef __cplusplus
 }

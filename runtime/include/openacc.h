@@ -10,9 +10,12 @@
  * acc_set_device_type/num, acc_init) until the first data or compute operation, and not
  * changed afterwards.
  *
- * Asynchronous queues are not implemented yet: every operation completes before the routine
- * or directive returns, so acc_async_test* always answer "complete" and the acc_wait*
- * routines return at once. Invalid async arguments are still errors.
+ * Asynchronous queues: on the GPU each queue is a CUDA stream (acc_async_noval: the default
+ * queue, initially one of the runtime's own, not queue 0; acc_set_default_async picks
+ * another); acc_async_test* query the streams, acc_wait* synchronise them, the _async waits
+ * make one queue wait for another without blocking the host. On the emulator and the host
+ * every operation completes before it returns, so every queue is always finished. Invalid
+ * async arguments are errors.
  *
  * Errors (data not present, a device type that is not available, an invalid async argument,
  * ...) print "accc runtime: error: ..." and exit with status 1. */
@@ -64,7 +67,7 @@ void acc_init_device(int dev_num, acc_device_t dev_type);
 void acc_shutdown(acc_device_t dev_type);
 void acc_shutdown_device(int dev_num, acc_device_t dev_type);
 
-/* 3.2.9-3.2.17: asynchronous queues (every operation is complete when it returns). */
+/* 3.2.9-3.2.17: asynchronous queues. */
 int acc_async_test(int wait_arg);
 int acc_async_test_device(int wait_arg, int dev_num);
 int acc_async_test_all(void);

@@ -15,6 +15,11 @@
 //! absent item. Zero-length items allocate and copy nothing. The table lock is held
 //! across the copies, so concurrent callers are serialised.
 //!
+//! Every operation runs on an async queue ([`Queue`], queue.rs; `Queue::Sync` for the
+//! synchronous forms): the table changes at once, in program order, and the copies are
+//! enqueued on the queue (on the GPU its stream; elsewhere they are done at once); a device
+//! copy an exit frees is released only when no queue can still use it (`mem::release`).
+//!
 //! Errors name where the item came from ([`Site`]): a clause item as written and its source
 //! position, or the routine. With regions running on the host (no device), every operation
 //! here is a no-op and device addresses are host addresses (a shared-memory device).
@@ -25,6 +30,7 @@ use std::ffi::c_void;
 use std::sync::{Mutex, MutexGuard};
 
 use crate::present::{Counter, PartiallyPresent, PresentTable, Released, UnmapError};
+use crate::queue::Queue;
 use crate::{declare, device, diag, mem, notify};
 
 /// The `kind` argument of `__accrt_data_enter/exit`, without its flag bits.
@@ -193,13 +199,15 @@ fn map_declared(t: &mut PresentTable, d: &declare::Declared) {
     match declare::mapping(d.host, d.bytes, found.map(|e| e.map(|e| (e.start, e.end))).map_err(|_| ())) {
         declare::Mapping::New => {
             let dev = mem::alloc(d.bytes, &item.error_context());
+            // On the synchronous queue: done before this returns (the zeros are a temporary),
+            // and so before any queue's work that comes after this first use of the table.
             match d.fill {
                 declare::Fill::Nothing => {}
                 declare::Fill::Zeros => {
                     let zeros = vec![0u8; d.bytes];
-                    upload(&Item { host: zeros.as_ptr() as *mut c_void, ..item }, dev, d.bytes);
+                    upload(&Item { host: zeros.as_ptr() as *mut c_void, ..item }, dev, d.bytes, Queue::Sync);
                 }
-                declare::Fill::From(from) => upload(&Item { host: from as *mut c_void, ..item }, dev, d.bytes),
+                declare::Fill::From(from) => upload(&Item { host: from as *mut c_void, ..item }, dev, d.bytes, Queue::Sync),
             }
             if let Err(p) = t.insert(d.host, d.bytes, dev, Counter::Structured) {
                 item.partially_present("DECLARE", p)
@@ -220,24 +228,26 @@ fn text_of<'a>(item: &Item<'a>) -> &'a str {
     }
 }
 
-fn upload(item: &Item, dev: mem::DevPtr, len: usize) {
+fn upload(item: &Item, dev: mem::DevPtr, len: usize, q: Queue) {
     notify::transfer("upload", text_of(item), len);
     // SAFETY: the caller passes a host range it may read (the clause's array section, or a
-    // routine's argument); `dev` lies in a device allocation covering that range.
-    unsafe { mem::copy_to_device(dev, item.host, len, &item.error_context()) }
+    // routine's argument); `dev` lies in a device allocation covering that range, which is
+    // released only after the queue's work (mem::release).
+    unsafe { mem::copy_to_device_on(q, dev, item.host, len, &item.error_context()) }
 }
 
-fn download(item: &Item, dev: mem::DevPtr, len: usize) {
+fn download(item: &Item, dev: mem::DevPtr, len: usize, q: Queue) {
     notify::transfer("download", text_of(item), len);
-    // SAFETY: the caller passes a host range it may write (the clause's array section, or
-    // a routine's argument); `dev` lies in a device allocation covering that range.
-    unsafe { mem::copy_from_device(item.host, dev, len, &item.error_context()) }
+    // SAFETY: the caller passes a host range it may write until the queue's work is done
+    // (OpenACC: the program waits before it touches the data); `dev` lies in a device
+    // allocation covering that range, released only after the queue's work.
+    unsafe { mem::copy_from_device_on(q, item.host, dev, len, &item.error_context()) }
 }
 
-/// Entry of one data item with reference counter `c`. Returns the device address of the
-/// item's start when it is present afterwards (on the host: the host address; a zero-length
-/// item, an absent `no_create` one and `deviceptr`: null).
-pub fn enter(item: &Item, kind: Kind, c: Counter) -> *mut c_void {
+/// Entry of one data item with reference counter `c`, its upload on queue `q`. Returns the
+/// device address of the item's start when it is present afterwards (on the host: the host
+/// address; a zero-length item, an absent `no_create` one and `deviceptr`: null).
+pub fn enter(item: &Item, kind: Kind, c: Counter, q: Queue) -> *mut c_void {
     if device::target().is_none() {
         return item.host;
     }
@@ -262,7 +272,7 @@ pub fn enter(item: &Item, kind: Kind, c: Counter) -> *mut c_void {
             Kind::Copy | Kind::Copyin | Kind::Create | Kind::Copyout => {
                 let dev = mem::alloc(len, &item.error_context());
                 if matches!(kind, Kind::Copy | Kind::Copyin) {
-                    upload(item, dev, len);
+                    upload(item, dev, len, q);
                 }
                 if let Err(p) = t.insert(item.addr(), len, dev, c) {
                     item.partially_present(kind.clause(), p)
@@ -275,8 +285,9 @@ pub fn enter(item: &Item, kind: Kind, c: Counter) -> *mut c_void {
     dev as *mut c_void
 }
 
-/// Exit of one data item with reference counter `c` (`finalize`: all dynamic references).
-pub fn exit(item: &Item, kind: Kind, c: Counter, finalize: bool) {
+/// Exit of one data item with reference counter `c` (`finalize`: all dynamic references),
+/// its download on queue `q`.
+pub fn exit(item: &Item, kind: Kind, c: Counter, finalize: bool, q: Queue) {
     if device::target().is_none() || kind == Kind::Deviceptr {
         return;
     }
@@ -292,17 +303,17 @@ pub fn exit(item: &Item, kind: Kind, c: Counter, finalize: bool) {
         Ok(Some(e)) => {
             if let Released::Last(last) = t.release(e.start, c, finalize) {
                 if matches!(kind, Kind::Copy | Kind::Copyout) {
-                    download(item, last.translate(item.addr()), len);
+                    download(item, last.translate(item.addr()), len, q);
                 }
-                mem::free(last.dev, &item.error_context());
+                mem::release(last.dev, &item.error_context());
             }
         }
     }
 }
 
-/// `update device` (`to_device`) or `update self` of a present item; absent data is an
-/// error, or skipped with `if_present`.
-pub fn update(item: &Item, to_device: bool, if_present: bool) {
+/// `update device` (`to_device`) or `update self` of a present item, on queue `q`; absent
+/// data is an error, or skipped with `if_present`.
+pub fn update(item: &Item, to_device: bool, if_present: bool, q: Queue) {
     if device::target().is_none() {
         return;
     }
@@ -316,8 +327,8 @@ pub fn update(item: &Item, to_device: bool, if_present: bool) {
         Err(p) => item.partially_present(clause, p),
         Ok(None) if if_present => {}
         Ok(None) => item.not_present(clause),
-        Ok(Some(e)) if to_device => upload(item, e.translate(item.addr()), len),
-        Ok(Some(e)) => download(item, e.translate(item.addr()), len),
+        Ok(Some(e)) if to_device => upload(item, e.translate(item.addr()), len, q),
+        Ok(Some(e)) => download(item, e.translate(item.addr()), len, q),
     }
 }
 

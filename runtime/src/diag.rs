@@ -9,10 +9,19 @@
 use std::ffi::{c_char, CStr};
 use std::io::Write;
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
+
+static EXITING_ON_ERROR: AtomicBool = AtomicBool::new(false);
+
+/// Whether [`fatal`] is ending the program (the exit handlers then report nothing more).
+pub fn exiting_on_error() -> bool {
+    EXITING_ON_ERROR.load(Ordering::Relaxed)
+}
 
 /// Print `msg` to stderr and exit the program with status 1.
 pub fn fatal(msg: &str) -> ! {
+    EXITING_ON_ERROR.store(true, Ordering::Relaxed);
     let mut err = std::io::stderr().lock();
     let _ = writeln!(err, "{msg}");
     let _ = err.flush();
@@ -45,6 +54,7 @@ pub fn guard<T>(f: impl FnOnce() -> T) -> T {
     match panic::catch_unwind(AssertUnwindSafe(f)) {
         Ok(v) => v,
         Err(_) => {
+            EXITING_ON_ERROR.store(true, Ordering::Relaxed);
             let _ = std::io::stderr().flush();
             std::process::exit(1)
         }

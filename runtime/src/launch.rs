@@ -16,6 +16,15 @@
 //! multiprocessors times the blocks of the final size one can hold by its thread limit
 //! (`one_wave`), on the emulator 64 (`cap_gangs`). A kernel with gang-level reductions then
 //! runs with its scratch memory (scratch.rs), sized for the final gang count.
+//!
+//! Queues: a launch on the synchronous queue waits for the kernel (`cuCtxSynchronize`), as
+//! before async queues existed; a launch on an async queue goes on its stream and returns
+//! (queue.rs remembers the kernel, so that a failure a later wait sees names it). A kernel
+//! with gang-level reductions is the exception: it shares the one scratch buffer with every
+//! such kernel, so it runs on its queue's stream but the host waits for it before the buffer
+//! is released to the next launch (its result still reaches the host only in queue order,
+//! by the copy-out of its reduction variable). On the emulator every launch completes before
+//! it returns.
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
@@ -24,6 +33,7 @@ use std::sync::Mutex;
 
 use crate::cuda::{self, Handle};
 use crate::device::Target;
+use crate::queue::{self, Queue};
 use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Threads per block the emulator runs at most (the GPU's limit).
@@ -168,7 +178,7 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
     func
 }
 
-/// Launch kernel `k` and wait for it.
+/// Launch kernel `k` on queue `q` (the synchronous queue: and wait for it).
 ///
 /// # Safety
 /// `k` must point to a live descriptor emitted by the compiler and `args` to the
@@ -179,6 +189,7 @@ pub unsafe fn launch(
     workers: i64,
     vector: i64,
     args: *mut *mut c_void,
+    q: Queue,
 ) {
     assert!(!k.is_null(), "null kernel descriptor");
     // SAFETY: guaranteed by the caller; the fields read here are never written after
@@ -205,13 +216,23 @@ pub unsafe fn launch(
             let size = clamp(wanted, max_threads.max(1) as u32, gpu.max_grid_x);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             let size = cap_gangs(size, kd.flags, wave);
-            notify_launch(&name, &host_fn, &loc, size, req, "");
+            notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
+            let stream = queue::stream(q);
             let run = || {
                 // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
-                // sizes are within the device and kernel limits.
-                unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), args) }
+                // sizes are within the device and kernel limits. The driver copies the
+                // argument values at the call, so the stub's slots may go away afterwards.
+                unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), stream, args) }
                     .unwrap_or_else(|e| e.fail(&what));
-                cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+                if stream.is_none() {
+                    return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+                }
+                queue::launched(q, &format!("'{name}' ({loc})"));
+                if kd.reduce_vars > 0 {
+                    // The scratch buffer is shared: the next launch may use it once this
+                    // kernel is done.
+                    queue::host_wait(q, &format!("the launch of kernel '{name}' ({loc}), which uses the reduction scratch"));
+                }
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
@@ -223,7 +244,9 @@ pub unsafe fn launch(
             };
             let size = clamp(wanted, EMULATOR_MAX_THREADS, i32::MAX as u32);
             let size = cap_gangs(size, kd.flags, EMULATOR_GANG_CAP);
-            let sched = format!(" on the emulator (schedule {})", emu::schedule().describe());
+            // The queue's bookkeeping; the kernel completes before the launch returns.
+            queue::stream(q);
+            let sched = format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe());
             notify_launch(&name, &host_fn, &loc, size, req, &sched);
             let run = || {
                 // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
@@ -235,6 +258,14 @@ pub unsafe fn launch(
             // `scratch_arg` slot the compiler made for the scratch pointer.
             unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, &what, run) }
         }
+    }
+}
+
+/// " on async queue 3" for `ACC_NOTIFY`; nothing for the synchronous queue.
+fn on_queue(q: Queue) -> String {
+    match q {
+        Queue::Sync => String::new(),
+        q => format!(" on {}", queue::describe(q)),
     }
 }
 

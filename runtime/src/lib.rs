@@ -9,7 +9,7 @@
 //!   table operations;
 //! - [`declare`]: the globals of file-scope `declare` directives, mapped at first use;
 //! - [`api`]: the OpenACC runtime routines of `include/openacc.h` (`acc_copyin`, ...);
-//! - [`queue`]: async queues (not implemented yet: everything completes at once);
+//! - [`queue`]: async queues (a CUDA stream per queue on the GPU; waits, tests, releases);
 //! - [`launch`]: kernel loading and launch-size decisions;
 //! - [`mem`]: device memory of the selected target;
 //! - [`scratch`]: the scratch memory of gang-level reductions;
@@ -33,9 +33,11 @@ pub mod notify;
 pub mod present;
 pub mod queue;
 pub mod scratch;
+pub mod staging;
 
 use data::{Item, Kind, Site};
 use diag::{cstr, guard};
+use queue::Queue;
 
 /// One kernel as embedded in the host object by the pass (`accrt_kernel` in C).
 #[repr(C)]
@@ -107,6 +109,46 @@ unsafe fn with_item<T>(
     })
 }
 
+/// The queue a directive's async argument `queue` names (`None`: the synchronous forms);
+/// an invalid argument is an error at the item's directive, also on the host path.
+fn item_queue(it: &Item, queue: Option<i64>) -> Queue {
+    match (queue, it.site) {
+        (None, _) => Queue::Sync,
+        (Some(q), Site::Clause { loc, .. }) => queue::of_clause(q, "async", loc),
+        (Some(_), Site::Routine(r)) => unreachable!("a queue argument of routine {r} through the clause ABI"),
+    }
+}
+
+/// Entry of one data clause item on `queue` (`None`: synchronous).
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+unsafe fn data_enter(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char, text: *const c_char, queue: Option<i64>) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe {
+        with_item(host, bytes, loc, text, |it| {
+            let q = item_queue(it, queue);
+            let c = Kind::from_abi(kind);
+            data::enter(it, c.kind, c.counter, q);
+        })
+    })
+}
+
+/// Exit of one data clause item on `queue` (`None`: synchronous).
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+unsafe fn data_exit(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char, text: *const c_char, queue: Option<i64>) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe {
+        with_item(host, bytes, loc, text, |it| {
+            let q = item_queue(it, queue);
+            let c = Kind::from_abi(kind);
+            data::exit(it, c.kind, c.counter, c.finalize, q)
+        })
+    })
+}
+
 /// Entry of one data clause item.
 ///
 /// # Safety
@@ -120,13 +162,26 @@ pub unsafe extern "C" fn __accrt_data_enter(
     loc: *const c_char,
     text: *const c_char,
 ) {
-    // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe {
-        with_item(host, bytes, loc, text, |it| {
-            let c = Kind::from_abi(kind);
-            data::enter(it, c.kind, c.counter);
-        })
-    })
+    // SAFETY: forwarded caller guarantees.
+    unsafe { data_enter(host, bytes, kind, loc, text, None) }
+}
+
+/// Entry of one data clause item whose copy goes on async queue `queue` (a directive's
+/// async argument as written).
+///
+/// # Safety
+/// As for [`__accrt_data_enter`]; `host` stays readable until the queue has done the copy.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_data_enter_async(
+    host: *mut c_void,
+    bytes: i64,
+    kind: i32,
+    loc: *const c_char,
+    text: *const c_char,
+    queue: i64,
+) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { data_enter(host, bytes, kind, loc, text, Some(queue)) }
 }
 
 /// Exit of one data clause item.
@@ -141,13 +196,26 @@ pub unsafe extern "C" fn __accrt_data_exit(
     loc: *const c_char,
     text: *const c_char,
 ) {
-    // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe {
-        with_item(host, bytes, loc, text, |it| {
-            let c = Kind::from_abi(kind);
-            data::exit(it, c.kind, c.counter, c.finalize)
-        })
-    })
+    // SAFETY: forwarded caller guarantees.
+    unsafe { data_exit(host, bytes, kind, loc, text, None) }
+}
+
+/// Exit of one data clause item whose copy-out goes on async queue `queue`; the device copy
+/// is freed only after the queues' work that may use it.
+///
+/// # Safety
+/// As for [`__accrt_data_enter`]; `host` stays writable until the queue has done the copy.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_data_exit_async(
+    host: *mut c_void,
+    bytes: i64,
+    kind: i32,
+    loc: *const c_char,
+    text: *const c_char,
+    queue: i64,
+) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { data_exit(host, bytes, kind, loc, text, Some(queue)) }
 }
 
 /// A global (or a section of one) of a file-scope `declare create/copyin/device_resident`
@@ -189,6 +257,20 @@ fn update_if_present(flags: i32) -> bool {
     flags & ACCRT_IF_PRESENT != 0
 }
 
+/// `update device/self` of one item on `queue` (`None`: synchronous).
+///
+/// # Safety
+/// As for [`__accrt_data_enter`].
+unsafe fn update(host: *mut c_void, bytes: i64, flags: i32, loc: *const c_char, text: *const c_char, to_device: bool, queue: Option<i64>) {
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    guard(|| unsafe {
+        with_item(host, bytes, loc, text, |it| {
+            let q = item_queue(it, queue);
+            data::update(it, to_device, update_if_present(flags), q)
+        })
+    })
+}
+
 /// `update device(...)`: copy a present range to the device (`flags`: `ACCRT_IF_PRESENT`
 /// skips absent data).
 ///
@@ -202,8 +284,25 @@ pub unsafe extern "C" fn __accrt_update_device(
     loc: *const c_char,
     text: *const c_char,
 ) {
-    // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, true, update_if_present(flags))) })
+    // SAFETY: forwarded caller guarantees.
+    unsafe { update(host, bytes, flags, loc, text, true, None) }
+}
+
+/// `update device(...) async(queue)`.
+///
+/// # Safety
+/// As for [`__accrt_data_enter_async`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_update_device_async(
+    host: *mut c_void,
+    bytes: i64,
+    flags: i32,
+    loc: *const c_char,
+    text: *const c_char,
+    queue: i64,
+) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { update(host, bytes, flags, loc, text, true, Some(queue)) }
 }
 
 /// `update self(...)`: copy a present range back to the host (`flags` as for
@@ -219,8 +318,25 @@ pub unsafe extern "C" fn __accrt_update_self(
     loc: *const c_char,
     text: *const c_char,
 ) {
-    // SAFETY: forwarded caller guarantee on `loc` and `text`.
-    guard(|| unsafe { with_item(host, bytes, loc, text, |it| data::update(it, false, update_if_present(flags))) })
+    // SAFETY: forwarded caller guarantees.
+    unsafe { update(host, bytes, flags, loc, text, false, None) }
+}
+
+/// `update self(...) async(queue)`.
+///
+/// # Safety
+/// As for [`__accrt_data_exit_async`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_update_self_async(
+    host: *mut c_void,
+    bytes: i64,
+    flags: i32,
+    loc: *const c_char,
+    text: *const c_char,
+    queue: i64,
+) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { update(host, bytes, flags, loc, text, false, Some(queue)) }
 }
 
 /// Device address of a host address inside (or one past the end of) a present range.
@@ -330,5 +446,80 @@ pub unsafe extern "C" fn __accrt_launch(
     args: *mut *mut c_void,
 ) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args) })
+    guard(|| unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args, Queue::Sync) })
+}
+
+/// Launch kernel `k` on async queue `queue` (its compute construct's async argument as
+/// written) without waiting for it.
+///
+/// # Safety
+/// As for [`__accrt_launch`]; the device data the kernel uses stays allocated until the
+/// queue has run it (the data exits release it in queue order).
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_launch_async(
+    k: *mut AccrtKernel,
+    num_gangs: i64,
+    num_workers: i64,
+    vector_length: i64,
+    args: *mut *mut c_void,
+    queue: i64,
+) {
+    guard(|| {
+        assert!(!k.is_null(), "null kernel descriptor");
+        // SAFETY: `k` is a live descriptor (caller's guarantee) whose `loc` is a
+        // NUL-terminated constant.
+        let loc = unsafe { cstr((*k).loc, "?") };
+        let q = queue::of_clause(queue, "async", &loc);
+        // SAFETY: forwarded caller guarantees.
+        unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args, q) }
+    })
+}
+
+/// `wait(queue) async(on)` (the `wait` directive, or a `wait` clause of a directive on
+/// queue `on`): queue `on` waits for the work enqueued on `queue` so far; `on` being
+/// `acc_async_sync`, the host does. Both are async arguments as written; an invalid one is
+/// an error at `loc`.
+///
+/// # Safety
+/// `loc` must be null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_wait(queue: i64, on: i64, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        let loc = unsafe { cstr(loc, "?") };
+        let q = queue::of_clause(queue, "wait", &loc);
+        let on = queue::of_clause(on, "async", &loc);
+        queue::queue_wait(q, on, &format!("the wait at {loc}"))
+    })
+}
+
+/// The host waits for the work enqueued on async queue `queue` so far: the host fallback of a
+/// compute construct with `async(queue)` (an `if` that is false) runs in the queue's order.
+/// An invalid `queue` is an error at `loc`.
+///
+/// # Safety
+/// `loc` must be null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_host_wait(queue: i64, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        let loc = unsafe { cstr(loc, "?") };
+        let q = queue::of_clause(queue, "async", &loc);
+        queue::host_wait(q, &format!("the host code of the construct at {loc}"))
+    })
+}
+
+/// `wait async(on)` without a queue list: queue `on` (the host for `acc_async_sync`) waits
+/// for the work of every queue so far.
+///
+/// # Safety
+/// `loc` must be null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_wait_all(on: i64, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        let loc = unsafe { cstr(loc, "?") };
+        let on = queue::of_clause(on, "async", &loc);
+        queue::wait_all(on, &format!("the wait at {loc}"))
+    })
 }

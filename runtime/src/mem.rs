@@ -5,15 +5,21 @@
 //!
 //! The emulator knows its blocks, so it also checks device addresses that programs pass to
 //! the memory routines ([`check_range`], [`is_block`]); on the GPU the CUDA driver reports
-//! bad addresses itself. Not here: host memory of the host target (api/memory.rs).
+//! bad addresses itself.
+//!
+//! Operations of an async queue (`*_on`, [`release`]) go on the queue's CUDA stream on the
+//! GPU (queue.rs); on the emulator they are the synchronous ones. A GPU allocation that
+//! fails for lack of memory is retried once after the blocks whose release waits for a queue
+//! have been freed. Not here: host memory of the host target (api/memory.rs).
 
 use std::alloc::Layout;
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
-use crate::cuda;
 use crate::device::{self, Target};
+use crate::queue::{self, Queue};
+use crate::{cuda, staging};
 
 pub use crate::cuda::DevPtr;
 
@@ -34,7 +40,9 @@ fn target() -> &'static Target {
 /// `len` (> 0) bytes of device memory.
 pub fn alloc(len: usize, what: &str) -> DevPtr {
     match target() {
-        Target::Gpu(_) => cuda::mem_alloc(len).unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(_) => cuda::mem_alloc(len)
+            .or_else(|e| if e.is_out_of_memory() && queue::drain_deferred() { cuda::mem_alloc(len) } else { Err(e) })
+            .unwrap_or_else(|e| e.fail(what)),
         Target::Emulator => {
             let layout = Layout::from_size_align(len.max(1), EMU_ALIGN).expect("allocation size fits");
             // SAFETY: the layout has a non-zero size.
@@ -61,12 +69,65 @@ pub fn free(p: DevPtr, what: &str) {
     }
 }
 
+/// Frees device block `p` (from [`alloc`]) once no async queue can still use it: on the GPU
+/// at once when every queue is idle, else after the work enqueued so far (queue.rs); on the
+/// emulator at once.
+pub fn release(p: DevPtr, what: &str) {
+    match target() {
+        Target::Gpu(_) => queue::release(p, what),
+        Target::Emulator => free(p, what),
+    }
+}
+
+/// [`copy_to_device`] on queue `q`: enqueued on its stream on the GPU (the bytes are
+/// staged before it returns, so `src` may change afterwards).
+///
+/// # Safety
+/// As for [`copy_to_device`]; `dst..dst+len` stays allocated until the queue has done it.
+pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: usize, what: &str) {
+    match queue::stream(q) {
+        // SAFETY: forwarded caller guarantees.
+        Some(s) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees.
+        None => unsafe { copy_to_device(dst, src, len, what) },
+    }
+}
+
+/// [`copy_from_device`] on queue `q`: enqueued on its stream on the GPU (to pageable
+/// memory CUDA returns once the queue has done it).
+///
+/// # Safety
+/// As for [`copy_from_device`]; `dst` stays writable until the queue has done it.
+pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
+    match queue::stream(q) {
+        // SAFETY: forwarded caller guarantees.
+        Some(s) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees.
+        None => unsafe { copy_from_device(dst, src, len, what) },
+    }
+}
+
+/// [`copy_device`] on queue `q`.
+///
+/// # Safety
+/// As for [`copy_device`], until the queue has done it.
+pub unsafe fn copy_device_on(q: Queue, dst: DevPtr, src: DevPtr, len: usize, what: &str) {
+    match queue::stream(q) {
+        // SAFETY: forwarded caller guarantees.
+        Some(s) => unsafe { cuda::memcpy_dtod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantees.
+        None => unsafe { copy_device(dst, src, len, what) },
+    }
+}
+
 /// Copies `len` bytes from host `src` to device `dst`.
 ///
 /// # Safety
 /// `src` must be readable for `len` bytes and `dst..dst+len` inside one device allocation.
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
@@ -93,6 +154,8 @@ pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
 /// `dst` must be writable for `len` bytes and `src..src+len` inside one device allocation.
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
     match target() {
+        // SAFETY: forwarded caller guarantees.
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.

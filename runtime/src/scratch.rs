@@ -5,7 +5,9 @@
 //! starts (the kernel leaves them zero when it ends), then `reduce_vars * 16` bytes per gang
 //! of partial results. One buffer per process (the target is chosen once), grown and never
 //! shrunk, behind a lock held for the whole launch: two host threads launching such kernels
-//! take turns.
+//! take turns. The launch must have finished the kernel when it returns, also on an async
+//! queue (launch.rs waits for such a kernel's stream): so the next kernel finds the counters
+//! zero, and a grown buffer's old block is no longer in use when it is freed.
 //!
 //! The runtime zeroes only what it does not know to be zero: a new buffer, and counter
 //! bytes that an earlier kernel (with fewer counters) used for its partial results. It

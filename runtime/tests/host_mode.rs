@@ -68,3 +68,32 @@ fn routines_see_shared_memory() {
         acc_unmap_data(p);
     }
 }
+
+#[test]
+fn async_forms_are_the_synchronous_ones_on_the_host() {
+    use accrt::api::sync::*;
+    std::env::set_var("ACC_DEVICE_TYPE", "host");
+    let mut x = [3u8; 16];
+    let p = x.as_mut_ptr() as *mut c_void;
+    let (loc, text) = (c"t.c:1:1".as_ptr(), c"x[0:16]".as_ptr());
+    // SAFETY: `x` is a live 16-byte buffer and the strings are NUL-terminated.
+    unsafe {
+        for q in [0, 7, -1, -2, -3] {
+            __accrt_data_enter_async(p, 16, ACCRT_COPYIN, loc, text, q);
+            __accrt_update_device_async(p, 16, 0, loc, text, q);
+            __accrt_update_self_async(p, 16, ACCRT_IF_PRESENT, loc, text, q);
+            __accrt_data_exit_async(p, 16, ACCRT_COPYOUT, loc, text, q);
+            __accrt_wait(1, q, loc);
+            __accrt_wait_all(q, loc);
+            __accrt_host_wait(q, loc);
+        }
+    }
+    assert_eq!(x, [3u8; 16]);
+    // Nothing is ever pending: every queue is finished.
+    assert_eq!(acc_async_test(0), 1);
+    assert_eq!(acc_async_test(-1), 1);
+    assert_eq!(acc_async_test_all(), 1);
+    let queues = [-2, 4];
+    // SAFETY: two readable ints.
+    assert_eq!(unsafe { acc_wait_any(2, queues.as_ptr()) }, 1);
+}

@@ -132,7 +132,8 @@ static void async_forms(int *a, int n) {
   for (int i = 0; i < n; i++) a[i] += 1;
   acc_update_device_async(a, bytes, acc_async_sync);
   acc_delete_async(a, bytes, 3);
-  CHECK(acc_async_test(3), "queue 3 not finished");
+  acc_wait(3);
+  CHECK(acc_async_test(3), "queue 3 not finished after acc_wait(3)");
 #pragma acc parallel loop present(a[0:n])
   for (int i = 0; i < n; i++) a[i] += 1;
   acc_copyout_async(a, bytes, 0);

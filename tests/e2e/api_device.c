@@ -1,7 +1,7 @@
 /* The device management, property and async routines of <openacc.h>, and acc_on_device in
  * host code. The device in use is the host (ACC_DEVICE_TYPE=host), the GPU, or the
- * emulator standing in for it (acc_device_nvidia). Async queues complete every operation
- * at once (no streams yet): tests answer "finished", waits return. */
+ * emulator standing in for it (acc_device_nvidia). The queues used here have no work, so
+ * tests answer "finished" and waits return on every device. */
 #include <openacc.h>
 #include <string.h>
 #define E2E_NAME "api_device"

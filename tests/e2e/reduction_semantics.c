@@ -6,8 +6,8 @@
  * negative strides, collapse(2), an `if` clause both ways, a reduction on a `loop seq`,
  * update forms (s = s + x, s = x + s, conditional, counting, a libm call), and results
  * the host then uses (fed into a second kernel). Every result is compared with plain C.
- * Not here: float/double _Complex reductions (clang-22 -fopenacc, which accc validates
- * with, rejects complex types in `reduction`). */
+ * float/double _Complex + and * reductions (which clang-22 -fopenacc rejects and accc
+ * accepts) are in the reduction_matrix_* programs, at every position. */
 #define E2E_NAME "reduction_semantics"
 #include "e2e.h"
 

@@ -111,7 +111,7 @@ fn shutdown(n: Option<i32>, t: DevType, routine: &str) {
     if let Some(n) = n {
         check_num(n, t, routine);
     }
-    queue::wait_all();
+    queue::wait_all(queue::Queue::Sync, routine);
 }
 
 /// `acc_on_device` in host code: true for the host, and for the default or current device

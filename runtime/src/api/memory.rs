@@ -7,8 +7,10 @@
 //! error. `acc_deviceptr`/`acc_hostptr`/`acc_is_present` look the present table up (a size
 //! of 0 counts as 1 byte for `acc_is_present`). `acc_malloc`/`acc_free` and the
 //! `acc_memcpy_*` routines work on device memory directly (on the emulator, device
-//! addresses that are not its memory are errors rather than crashes). `_async` forms check
-//! their queue argument and then complete at once (queue.rs).
+//! addresses that are not its memory are errors rather than crashes). `_async` forms put
+//! their copies on the queue their argument names (queue.rs: on the GPU its stream; an
+//! invalid argument is an error); `acc_attach_async`/`acc_detach_async` check it and write
+//! the device pointer synchronously.
 //!
 //! On the host target (no device) memory is shared: device addresses are host addresses,
 //! everything is present, copies are `memmove`, `acc_malloc`/`acc_free` are `malloc`/`free`,
@@ -23,7 +25,8 @@ use super::fail;
 use crate::data::{self, Item, Kind, Site};
 use crate::diag::guard;
 use crate::present::Counter;
-use crate::{device, mem, queue};
+use crate::queue::{self, Queue};
+use crate::{device, mem};
 
 extern "C" {
     fn malloc(size: usize) -> *mut c_void;
@@ -47,21 +50,21 @@ fn host_target() -> bool {
     device::target().is_none()
 }
 
-/// `acc_copyin`/`acc_create` (`kind`): enter data; the device address.
-fn enter(host: *mut c_void, bytes: usize, kind: Kind, routine: &'static str) -> *mut c_void {
-    item(host, bytes, routine).map_or(std::ptr::null_mut(), |it| data::enter(&it, kind, Counter::Dynamic))
+/// `acc_copyin`/`acc_create` (`kind`): enter data on queue `q`; the device address.
+fn enter(host: *mut c_void, bytes: usize, kind: Kind, routine: &'static str, q: Queue) -> *mut c_void {
+    item(host, bytes, routine).map_or(std::ptr::null_mut(), |it| data::enter(&it, kind, Counter::Dynamic, q))
 }
 
-/// `acc_copyout`/`acc_delete` (`kind`, `finalize`): exit data.
-fn exit(host: *mut c_void, bytes: usize, kind: Kind, finalize: bool, routine: &'static str) {
+/// `acc_copyout`/`acc_delete` (`kind`, `finalize`): exit data on queue `q`.
+fn exit(host: *mut c_void, bytes: usize, kind: Kind, finalize: bool, routine: &'static str, q: Queue) {
     if let Some(it) = item(host, bytes, routine) {
-        data::exit(&it, kind, Counter::Dynamic, finalize)
+        data::exit(&it, kind, Counter::Dynamic, finalize, q)
     }
 }
 
-fn update(host: *mut c_void, bytes: usize, to_device: bool, routine: &'static str) {
+fn update(host: *mut c_void, bytes: usize, to_device: bool, routine: &'static str, q: Queue) {
     if let Some(it) = item(host, bytes, routine) {
-        data::update(&it, to_device, false)
+        data::update(&it, to_device, false, q)
     }
 }
 
@@ -110,12 +113,12 @@ unsafe fn acc_free_impl(p: *mut c_void) {
     if !mem::is_block(dev_addr(p)) {
         fail("acc_free", &format!("{:#x} was not returned by acc_malloc", p as usize));
     }
-    mem::free(dev_addr(p), " in acc_free")
+    mem::release(dev_addr(p), " in acc_free")
 }
 
 /// # Safety
 /// `src` readable for `bytes` bytes; `dst` device memory (checked on the emulator).
-unsafe fn memcpy_to_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str) {
+unsafe fn memcpy_to_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str, q: Queue) {
     if bytes == 0 {
         return;
     }
@@ -127,12 +130,12 @@ unsafe fn memcpy_to_device(dst: *mut c_void, src: *mut c_void, bytes: usize, rou
     check_device_range(dst, bytes, routine);
     // SAFETY: `src` readable (caller); `dst..dst+bytes` is device memory (checked, or
     // checked by the driver).
-    unsafe { mem::copy_to_device(dev_addr(dst), src, bytes, &format!(" in {routine}")) }
+    unsafe { mem::copy_to_device_on(q, dev_addr(dst), src, bytes, &format!(" in {routine}")) }
 }
 
 /// # Safety
 /// `dst` writable for `bytes` bytes; `src` device memory (checked on the emulator).
-unsafe fn memcpy_from_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str) {
+unsafe fn memcpy_from_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str, q: Queue) {
     if bytes == 0 {
         return;
     }
@@ -143,12 +146,12 @@ unsafe fn memcpy_from_device(dst: *mut c_void, src: *mut c_void, bytes: usize, r
     }
     check_device_range(src, bytes, routine);
     // SAFETY: `dst` writable (caller); `src..src+bytes` is device memory (checked).
-    unsafe { mem::copy_from_device(dst, dev_addr(src), bytes, &format!(" in {routine}")) }
+    unsafe { mem::copy_from_device_on(q, dst, dev_addr(src), bytes, &format!(" in {routine}")) }
 }
 
 /// # Safety
 /// `dst` and `src` device memory (checked on the emulator).
-unsafe fn memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str) {
+unsafe fn memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routine: &str, q: Queue) {
     if bytes == 0 {
         return;
     }
@@ -159,7 +162,7 @@ unsafe fn memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routin
     check_device_range(dst, bytes, routine);
     check_device_range(src, bytes, routine);
     // SAFETY: both ranges are device memory (checked).
-    unsafe { mem::copy_device(dev_addr(dst), dev_addr(src), bytes, &format!(" in {routine}")) }
+    unsafe { mem::copy_device_on(q, dev_addr(dst), dev_addr(src), bytes, &format!(" in {routine}")) }
 }
 
 /// `acc_memcpy_d2d`: from the device copy of `src` to the device copy of `dst` (both
@@ -167,7 +170,7 @@ unsafe fn memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routin
 ///
 /// # Safety
 /// On the host target, `src` readable and `dst` writable for `bytes` bytes.
-unsafe fn memcpy_d2d(dst: *mut c_void, src: *mut c_void, bytes: usize, dev_dst: i32, dev_src: i32, routine: &'static str) {
+unsafe fn memcpy_d2d(dst: *mut c_void, src: *mut c_void, bytes: usize, dev_dst: i32, dev_src: i32, routine: &'static str, q: Queue) {
     check_device_num(dev_dst, routine);
     check_device_num(dev_src, routine);
     let (Some(d), Some(s)) = (item(dst, bytes, routine), item(src, bytes, routine)) else { return };
@@ -181,7 +184,7 @@ unsafe fn memcpy_d2d(dst: *mut c_void, src: *mut c_void, bytes: usize, dev_dst: 
     }
     // SAFETY: both ranges lie inside present entries (present_range), i.e. device
     // allocations of at least `bytes` bytes from those addresses.
-    unsafe { mem::copy_device(dd, sd, bytes, &format!(" in {routine}")) }
+    unsafe { mem::copy_device_on(q, dd, sd, bytes, &format!(" in {routine}")) }
 }
 
 fn map_data(host: *mut c_void, dev: *mut c_void, bytes: usize) {
@@ -219,21 +222,21 @@ pub unsafe extern "C" fn acc_free(data_dev: *mut c_void) {
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_copyin"))
+    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_copyin", Queue::Sync))
 }
 
 /// # Safety
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_present_or_copyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_present_or_copyin"))
+    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_present_or_copyin", Queue::Sync))
 }
 
 /// # Safety
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_pcopyin(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_pcopyin"))
+    guard(|| enter(data_arg, bytes, Kind::Copyin, "acc_pcopyin", Queue::Sync))
 }
 
 /// # Safety
@@ -241,8 +244,8 @@ pub unsafe extern "C" fn acc_pcopyin(data_arg: *mut c_void, bytes: usize) -> *mu
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyin_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_copyin_async");
-        enter(data_arg, bytes, Kind::Copyin, "acc_copyin_async");
+        let q = queue::of_routine(async_arg, "acc_copyin_async");
+        enter(data_arg, bytes, Kind::Copyin, "acc_copyin_async", q);
     })
 }
 
@@ -250,21 +253,21 @@ pub unsafe extern "C" fn acc_copyin_async(data_arg: *mut c_void, bytes: usize, a
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_create(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Create, "acc_create"))
+    guard(|| enter(data_arg, bytes, Kind::Create, "acc_create", Queue::Sync))
 }
 
 /// # Safety
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_present_or_create(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Create, "acc_present_or_create"))
+    guard(|| enter(data_arg, bytes, Kind::Create, "acc_present_or_create", Queue::Sync))
 }
 
 /// # Safety
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_pcreate(data_arg: *mut c_void, bytes: usize) -> *mut c_void {
-    guard(|| enter(data_arg, bytes, Kind::Create, "acc_pcreate"))
+    guard(|| enter(data_arg, bytes, Kind::Create, "acc_pcreate", Queue::Sync))
 }
 
 /// # Safety
@@ -272,8 +275,8 @@ pub unsafe extern "C" fn acc_pcreate(data_arg: *mut c_void, bytes: usize) -> *mu
 #[no_mangle]
 pub unsafe extern "C" fn acc_create_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_create_async");
-        enter(data_arg, bytes, Kind::Create, "acc_create_async");
+        let q = queue::of_routine(async_arg, "acc_create_async");
+        enter(data_arg, bytes, Kind::Create, "acc_create_async", q);
     })
 }
 
@@ -281,7 +284,7 @@ pub unsafe extern "C" fn acc_create_async(data_arg: *mut c_void, bytes: usize, a
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout(data_arg: *mut c_void, bytes: usize) {
-    guard(|| exit(data_arg, bytes, Kind::Copyout, false, "acc_copyout"))
+    guard(|| exit(data_arg, bytes, Kind::Copyout, false, "acc_copyout", Queue::Sync))
 }
 
 /// # Safety
@@ -289,8 +292,8 @@ pub unsafe extern "C" fn acc_copyout(data_arg: *mut c_void, bytes: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_copyout_async");
-        exit(data_arg, bytes, Kind::Copyout, false, "acc_copyout_async")
+        let q = queue::of_routine(async_arg, "acc_copyout_async");
+        exit(data_arg, bytes, Kind::Copyout, false, "acc_copyout_async", q)
     })
 }
 
@@ -298,7 +301,7 @@ pub unsafe extern "C" fn acc_copyout_async(data_arg: *mut c_void, bytes: usize, 
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout_finalize(data_arg: *mut c_void, bytes: usize) {
-    guard(|| exit(data_arg, bytes, Kind::Copyout, true, "acc_copyout_finalize"))
+    guard(|| exit(data_arg, bytes, Kind::Copyout, true, "acc_copyout_finalize", Queue::Sync))
 }
 
 /// # Safety
@@ -306,8 +309,8 @@ pub unsafe extern "C" fn acc_copyout_finalize(data_arg: *mut c_void, bytes: usiz
 #[no_mangle]
 pub unsafe extern "C" fn acc_copyout_finalize_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_copyout_finalize_async");
-        exit(data_arg, bytes, Kind::Copyout, true, "acc_copyout_finalize_async")
+        let q = queue::of_routine(async_arg, "acc_copyout_finalize_async");
+        exit(data_arg, bytes, Kind::Copyout, true, "acc_copyout_finalize_async", q)
     })
 }
 
@@ -315,7 +318,7 @@ pub unsafe extern "C" fn acc_copyout_finalize_async(data_arg: *mut c_void, bytes
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete(data_arg: *mut c_void, bytes: usize) {
-    guard(|| exit(data_arg, bytes, Kind::Delete, false, "acc_delete"))
+    guard(|| exit(data_arg, bytes, Kind::Delete, false, "acc_delete", Queue::Sync))
 }
 
 /// # Safety
@@ -323,8 +326,8 @@ pub unsafe extern "C" fn acc_delete(data_arg: *mut c_void, bytes: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_delete_async");
-        exit(data_arg, bytes, Kind::Delete, false, "acc_delete_async")
+        let q = queue::of_routine(async_arg, "acc_delete_async");
+        exit(data_arg, bytes, Kind::Delete, false, "acc_delete_async", q)
     })
 }
 
@@ -332,7 +335,7 @@ pub unsafe extern "C" fn acc_delete_async(data_arg: *mut c_void, bytes: usize, a
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete_finalize(data_arg: *mut c_void, bytes: usize) {
-    guard(|| exit(data_arg, bytes, Kind::Delete, true, "acc_delete_finalize"))
+    guard(|| exit(data_arg, bytes, Kind::Delete, true, "acc_delete_finalize", Queue::Sync))
 }
 
 /// # Safety
@@ -340,8 +343,8 @@ pub unsafe extern "C" fn acc_delete_finalize(data_arg: *mut c_void, bytes: usize
 #[no_mangle]
 pub unsafe extern "C" fn acc_delete_finalize_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_delete_finalize_async");
-        exit(data_arg, bytes, Kind::Delete, true, "acc_delete_finalize_async")
+        let q = queue::of_routine(async_arg, "acc_delete_finalize_async");
+        exit(data_arg, bytes, Kind::Delete, true, "acc_delete_finalize_async", q)
     })
 }
 
@@ -349,7 +352,7 @@ pub unsafe extern "C" fn acc_delete_finalize_async(data_arg: *mut c_void, bytes:
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_update_device(data_arg: *mut c_void, bytes: usize) {
-    guard(|| update(data_arg, bytes, true, "acc_update_device"))
+    guard(|| update(data_arg, bytes, true, "acc_update_device", Queue::Sync))
 }
 
 /// # Safety
@@ -357,8 +360,8 @@ pub unsafe extern "C" fn acc_update_device(data_arg: *mut c_void, bytes: usize) 
 #[no_mangle]
 pub unsafe extern "C" fn acc_update_device_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_update_device_async");
-        update(data_arg, bytes, true, "acc_update_device_async")
+        let q = queue::of_routine(async_arg, "acc_update_device_async");
+        update(data_arg, bytes, true, "acc_update_device_async", q)
     })
 }
 
@@ -366,7 +369,7 @@ pub unsafe extern "C" fn acc_update_device_async(data_arg: *mut c_void, bytes: u
 /// `data_arg` null or readable and writable for `bytes` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn acc_update_self(data_arg: *mut c_void, bytes: usize) {
-    guard(|| update(data_arg, bytes, false, "acc_update_self"))
+    guard(|| update(data_arg, bytes, false, "acc_update_self", Queue::Sync))
 }
 
 /// # Safety
@@ -374,8 +377,8 @@ pub unsafe extern "C" fn acc_update_self(data_arg: *mut c_void, bytes: usize) {
 #[no_mangle]
 pub unsafe extern "C" fn acc_update_self_async(data_arg: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_update_self_async");
-        update(data_arg, bytes, false, "acc_update_self_async")
+        let q = queue::of_routine(async_arg, "acc_update_self_async");
+        update(data_arg, bytes, false, "acc_update_self_async", q)
     })
 }
 
@@ -417,7 +420,7 @@ pub unsafe extern "C" fn acc_is_present(data_arg: *mut c_void, bytes: usize) -> 
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_to_device(data_dev_dest: *mut c_void, data_host_src: *mut c_void, bytes: usize) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { memcpy_to_device(data_dev_dest, data_host_src, bytes, "acc_memcpy_to_device") })
+    guard(|| unsafe { memcpy_to_device(data_dev_dest, data_host_src, bytes, "acc_memcpy_to_device", Queue::Sync) })
 }
 
 /// # Safety
@@ -425,9 +428,9 @@ pub unsafe extern "C" fn acc_memcpy_to_device(data_dev_dest: *mut c_void, data_h
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_to_device_async(data_dev_dest: *mut c_void, data_host_src: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_memcpy_to_device_async");
+        let q = queue::of_routine(async_arg, "acc_memcpy_to_device_async");
         // SAFETY: forwarded caller guarantees.
-        unsafe { memcpy_to_device(data_dev_dest, data_host_src, bytes, "acc_memcpy_to_device_async") }
+        unsafe { memcpy_to_device(data_dev_dest, data_host_src, bytes, "acc_memcpy_to_device_async", q) }
     })
 }
 
@@ -436,7 +439,7 @@ pub unsafe extern "C" fn acc_memcpy_to_device_async(data_dev_dest: *mut c_void, 
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device(data_host_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { memcpy_from_device(data_host_dest, data_dev_src, bytes, "acc_memcpy_from_device") })
+    guard(|| unsafe { memcpy_from_device(data_host_dest, data_dev_src, bytes, "acc_memcpy_from_device", Queue::Sync) })
 }
 
 /// # Safety
@@ -444,9 +447,9 @@ pub unsafe extern "C" fn acc_memcpy_from_device(data_host_dest: *mut c_void, dat
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_from_device_async(data_host_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_memcpy_from_device_async");
+        let q = queue::of_routine(async_arg, "acc_memcpy_from_device_async");
         // SAFETY: forwarded caller guarantees.
-        unsafe { memcpy_from_device(data_host_dest, data_dev_src, bytes, "acc_memcpy_from_device_async") }
+        unsafe { memcpy_from_device(data_host_dest, data_dev_src, bytes, "acc_memcpy_from_device_async", q) }
     })
 }
 
@@ -455,7 +458,7 @@ pub unsafe extern "C" fn acc_memcpy_from_device_async(data_host_dest: *mut c_voi
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device(data_dev_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { memcpy_device(data_dev_dest, data_dev_src, bytes, "acc_memcpy_device") })
+    guard(|| unsafe { memcpy_device(data_dev_dest, data_dev_src, bytes, "acc_memcpy_device", Queue::Sync) })
 }
 
 /// # Safety
@@ -463,9 +466,9 @@ pub unsafe extern "C" fn acc_memcpy_device(data_dev_dest: *mut c_void, data_dev_
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_device_async(data_dev_dest: *mut c_void, data_dev_src: *mut c_void, bytes: usize, async_arg: i32) {
     guard(|| {
-        queue::check(async_arg, "acc_memcpy_device_async");
+        let q = queue::of_routine(async_arg, "acc_memcpy_device_async");
         // SAFETY: forwarded caller guarantees.
-        unsafe { memcpy_device(data_dev_dest, data_dev_src, bytes, "acc_memcpy_device_async") }
+        unsafe { memcpy_device(data_dev_dest, data_dev_src, bytes, "acc_memcpy_device_async", q) }
     })
 }
 
@@ -474,7 +477,7 @@ pub unsafe extern "C" fn acc_memcpy_device_async(data_dev_dest: *mut c_void, dat
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_d2d(data_arg_dest: *mut c_void, data_arg_src: *mut c_void, bytes: usize, dev_num_dest: i32, dev_num_src: i32) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { memcpy_d2d(data_arg_dest, data_arg_src, bytes, dev_num_dest, dev_num_src, "acc_memcpy_d2d") })
+    guard(|| unsafe { memcpy_d2d(data_arg_dest, data_arg_src, bytes, dev_num_dest, dev_num_src, "acc_memcpy_d2d", Queue::Sync) })
 }
 
 /// # Safety
@@ -482,9 +485,9 @@ pub unsafe extern "C" fn acc_memcpy_d2d(data_arg_dest: *mut c_void, data_arg_src
 #[no_mangle]
 pub unsafe extern "C" fn acc_memcpy_d2d_async(data_arg_dest: *mut c_void, data_arg_src: *mut c_void, bytes: usize, dev_num_dest: i32, dev_num_src: i32, async_arg_src: i32) {
     guard(|| {
-        queue::check(async_arg_src, "acc_memcpy_d2d_async");
+        let q = queue::of_routine(async_arg_src, "acc_memcpy_d2d_async");
         // SAFETY: forwarded caller guarantees.
-        unsafe { memcpy_d2d(data_arg_dest, data_arg_src, bytes, dev_num_dest, dev_num_src, "acc_memcpy_d2d_async") }
+        unsafe { memcpy_d2d(data_arg_dest, data_arg_src, bytes, dev_num_dest, dev_num_src, "acc_memcpy_d2d_async", q) }
     })
 }
 

@@ -1,13 +1,14 @@
-//! The async routines (OpenACC 3.3 §3.2.9-3.2.17) over queue.rs, which has no real queues
-//! yet: tests answer "finished" (nonzero), waits return at once, async arguments are checked
-//! and the default queue is remembered. The `_device` forms also check their device number.
-//!
-//! Not here: CUDA streams (queue.rs says what is missing).
+//! The async routines (OpenACC 3.3 §3.2.9-3.2.17) over queue.rs: tests query a queue's CUDA
+//! stream (`acc_async_test` = `cuStreamQuery`), waits synchronise it or, for the `_async`
+//! forms, make another queue wait for it through an event without blocking the host. On the
+//! emulator and the host path every queue is always finished. Async arguments are checked
+//! (an invalid one is an error) and the default queue is remembered; the `_device` forms
+//! also check their device number (one device per process).
 
 use super::device::check_device_num;
 use super::fail;
 use crate::diag::guard;
-use crate::queue;
+use crate::queue::{self, Queue};
 
 /// The `count` async arguments at `args`.
 ///
@@ -24,85 +25,99 @@ unsafe fn wait_args<'a>(count: i32, args: *const i32, routine: &str) -> &'a [i32
     unsafe { std::slice::from_raw_parts(args, count as usize) }
 }
 
+fn test(wait_arg: i32, routine: &str) -> i32 {
+    i32::from(queue::test(queue::of_routine(wait_arg, routine), routine))
+}
+
+fn wait(wait_arg: i32, routine: &str) {
+    queue::host_wait(queue::of_routine(wait_arg, routine), routine)
+}
+
+fn wait_async(wait_arg: i32, async_arg: i32, routine: &str) {
+    let q = queue::of_routine(wait_arg, routine);
+    let on = queue::of_routine(async_arg, routine);
+    queue::queue_wait(q, on, routine)
+}
+
+fn wait_all_on(async_arg: i32, routine: &str) {
+    queue::wait_all(queue::of_routine(async_arg, routine), routine)
+}
+
 #[no_mangle]
 pub extern "C" fn acc_async_test(wait_arg: i32) -> i32 {
-    guard(|| i32::from(queue::test(wait_arg, "acc_async_test")))
+    guard(|| test(wait_arg, "acc_async_test"))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_async_test_device(wait_arg: i32, dev_num: i32) -> i32 {
     guard(|| {
         check_device_num(dev_num, "acc_async_test_device");
-        i32::from(queue::test(wait_arg, "acc_async_test_device"))
+        test(wait_arg, "acc_async_test_device")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_async_test_all() -> i32 {
-    guard(|| i32::from(queue::test_all()))
+    guard(|| i32::from(queue::test_all("acc_async_test_all")))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_async_test_all_device(dev_num: i32) -> i32 {
     guard(|| {
         check_device_num(dev_num, "acc_async_test_all_device");
-        i32::from(queue::test_all())
+        i32::from(queue::test_all("acc_async_test_all_device"))
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait(wait_arg: i32) {
-    guard(|| queue::wait(wait_arg, "acc_wait"))
+    guard(|| wait(wait_arg, "acc_wait"))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_device(wait_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_device");
-        queue::wait(wait_arg, "acc_wait_device")
+        wait(wait_arg, "acc_wait_device")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_async(wait_arg: i32, async_arg: i32) {
-    guard(|| queue::wait_async(wait_arg, async_arg, "acc_wait_async"))
+    guard(|| wait_async(wait_arg, async_arg, "acc_wait_async"))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_device_async(wait_arg: i32, async_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_device_async");
-        queue::wait_async(wait_arg, async_arg, "acc_wait_device_async")
+        wait_async(wait_arg, async_arg, "acc_wait_device_async")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_all() {
-    guard(queue::wait_all)
+    guard(|| queue::wait_all(Queue::Sync, "acc_wait_all"))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_all_device(dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_all_device");
-        queue::wait_all()
+        queue::wait_all(Queue::Sync, "acc_wait_all_device")
     })
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_all_async(async_arg: i32) {
-    guard(|| {
-        queue::check(async_arg, "acc_wait_all_async");
-        queue::wait_all()
-    })
+    guard(|| wait_all_on(async_arg, "acc_wait_all_async"))
 }
 
 #[no_mangle]
 pub extern "C" fn acc_wait_all_device_async(async_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_all_device_async");
-        queue::check(async_arg, "acc_wait_all_device_async");
-        queue::wait_all()
+        wait_all_on(async_arg, "acc_wait_all_device_async")
     })
 }
 
