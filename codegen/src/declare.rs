@@ -115,6 +115,13 @@ pub fn declared_globals<'ctx>(items: &[(DataKind, Var<'ctx>)]) -> HashSet<Value<
     items.iter().map(|(_, v)| strip(v.base)).collect()
 }
 
+/// The globals of file-scope `declare link` items: unlike the others, their device copy
+/// changes with the data clauses that map them, so two kernels running at once (on two
+/// async queues) may each have a different one (globals.rs, `bind_declared`).
+pub fn linked_globals<'ctx>(ds: &[Directive<'ctx>]) -> HashSet<Value<'ctx>> {
+    ds.iter().filter(|d| at_file_scope(d)).flat_map(|d| items(d).filter(|(k, _)| k.is_none()).map(|(_, v)| strip(v.base)).collect::<Vec<_>>()).collect()
+}
+
 /// Why a function-scope `declare` cannot be lowered where it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Misplaced {

@@ -44,6 +44,9 @@ pub struct KernelPlan {
     pub cap_gangs: bool,
     /// Per reduction, a line for the compile report.
     pub reductions: Vec<String>,
+    /// The kernel stores the device address of a `declare link` global in the global's
+    /// device slot (globals.rs), which every kernel reaching the global shares.
+    pub link_slot: bool,
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
@@ -51,6 +54,9 @@ pub struct KernelPlan {
 pub const FLAG_WORKER_SYNC: u64 = 1;
 /// `accrt_kernel.flags` bit: the runtime may lower the gang count to one wave.
 pub const FLAG_CAP_GANGS: u64 = 2;
+/// `accrt_kernel.flags` bit: the kernel sets a `declare link` global's device slot, so the
+/// runtime lets no other kernel run beside it (an async launch waits for it).
+pub const FLAG_LINK_SLOT: u64 = 4;
 
 impl KernelPlan {
     pub fn flags(&self) -> u64 {
@@ -60,6 +66,9 @@ impl KernelPlan {
         }
         if self.cap_gangs && self.reduce_vars > 0 {
             f |= FLAG_CAP_GANGS;
+        }
+        if self.link_slot {
+            f |= FLAG_LINK_SLOT;
         }
         f
     }
@@ -74,13 +83,14 @@ pub struct DeviceOutput<'ctx> {
     pub emulator_entries: Vec<Value<'ctx>>,
 }
 
-/// `declared`: the names of the globals of file-scope declares (globals.rs).
-pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, declared: &[String]) -> Result<DeviceOutput<'ctx>> {
+/// `declared`: the names of the globals of file-scope declares (globals.rs); `linked`: those
+/// of them that are `link` items.
+pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, declared: &[String], linked: &[String]) -> Result<DeviceOutput<'ctx>> {
     // Optimised once, for the oldest architecture asked for; each cubin is then generated
     // from that IR.
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let dev = host.clone_module();
-    let result = build_in(dev.handle(), regions, opts, &target, declared);
+    let result = build_in(dev.handle(), regions, opts, &target, declared, linked);
     drop(dev);
     let (bitcode, plans, emu) = result?;
     let image = ImageJob::spawn(bitcode, opts.clone());
@@ -93,7 +103,14 @@ pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Option
 /// The prepared device module as bitcode, the kernel plans and the emulator's copy of the
 /// device module (taken after every device-semantics transformation, before anything
 /// NVPTX-specific).
-fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, target: &Nvptx, declared: &[String]) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
+fn build_in<'ctx>(
+    dev: Module<'ctx>,
+    regions: &[Outlined<'ctx>],
+    opts: &Options,
+    target: &Nvptx,
+    declared: &[String],
+    linked: &[String],
+) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
     let kernels: Vec<Value> = regions
         .iter()
         .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
@@ -118,7 +135,10 @@ fn build_in<'ctx>(dev: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options,
         crate::reduction::drop_unused_helpers(dev)?;
     }
     // After the kernels' transformations, so that no guard makes the stores single-lane.
-    crate::globals::bind_declared(dev, &kernels, regions);
+    let link_slots = crate::globals::bind_declared(dev, &kernels, regions, linked);
+    for (plan, link_slot) in plans.iter_mut().zip(link_slots) {
+        plan.link_slot = link_slot;
+    }
     drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();
@@ -328,7 +348,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
-    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report })
+    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the

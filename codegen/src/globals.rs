@@ -16,9 +16,12 @@
 //! `<g>.acc.dev` (a device global holding a pointer) and makes every use of the global in
 //! device code load the slot; after the kernels are planned, [`bind_declared`] makes each
 //! kernel that captured the global store its parameter there first thing (every thread
-//! stores the same address, then reads its own store). Known limit: two kernels running at
-//! once on different async queues with different device copies of one `link` global share
-//! the slot.
+//! stores the same address, then reads its own store). One slot serves every kernel: a
+//! global of `declare create/copyin/device_resident` has one device copy for the whole
+//! program, but a `declare link` global has the copy of whichever data clause maps it, and
+//! two kernels on different async queues, running at once, could each have their own and
+//! would then use each other's. So a kernel that sets a `link` global's slot is flagged
+//! (`FLAG_LINK_SLOT`: the runtime waits for it at its launch, as for the reduction scratch).
 //!
 //! Any other writable global (or a declared one whose address sits in another global's
 //! initialiser, which no slot can reach) would give the device its own copy of the static
@@ -146,10 +149,13 @@ pub fn redirect_declared<'ctx>(dev: Module<'ctx>, declared: &[String]) {
 }
 
 /// Stores, at the start of each kernel, the device addresses of the declared globals it
-/// captured into their slots (`redirect_declared`).
-pub fn bind_declared<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>]) {
+/// captured into their slots (`redirect_declared`). Returns, per kernel, whether it sets the
+/// slot of a global of `linked` (the `declare link` globals: module doc).
+pub fn bind_declared<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>], linked: &[String]) -> Vec<bool> {
     let b = dev.context().builder();
+    let mut link_slots = Vec::new();
     for (k, r) in kernels.iter().zip(regions) {
+        let mut link_slot = false;
         for c in r.captures.iter().filter(|c| c.value.is_global_variable()) {
             let Some(slot) = dev.global(&slot_name(&c.value.name())) else { continue };
             let Some(p) = r.value_in(*k, c.value) else { continue };
@@ -157,8 +163,11 @@ pub fn bind_declared<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: 
             let first = entry.instructions().into_iter().find(|i| !i.is_alloca()).expect("a block ends in a terminator");
             b.position_before(first);
             b.store(p, slot);
+            link_slot |= linked.contains(&c.value.name());
         }
+        link_slots.push(link_slot);
     }
+    link_slots
 }
 
 /// Functions whose code uses `v`, through constant expressions and global initialisers.

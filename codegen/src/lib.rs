@@ -118,6 +118,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     declare::check_placement(&directives)?;
     let file_declared = declare::file_scope_items(&directives)?;
     let declared = declare::declared_globals(&file_declared);
+    let linked = declare::linked_globals(&directives);
     let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control
     // flow.
@@ -143,7 +144,9 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     if !regions.is_empty() {
         let mut declared_names: Vec<String> = declared.iter().map(|g| g.name()).collect();
         declared_names.sort();
-        let dev = device::build(m, &regions, &opts, &declared_names)?;
+        let mut linked_names: Vec<String> = linked.iter().map(|g| g.name()).collect();
+        linked_names.sort();
+        let dev = device::build(m, &regions, &opts, &declared_names, &linked_names)?;
         let _t = timing::phase("host stubs");
         let placeholder = image_job::placeholder(m);
         let mut descriptors = Vec::new();

@@ -34,6 +34,11 @@ int lnk[3];
 #pragma acc declare copyin(g, zeros, tab[1:3], ext) create(res) device_resident(scratch) link(lnk)
 
 // CHECK-DAG: @g.acc.dev = internal global ptr null
+// A kernel that sets the slot of a link global is flagged ACCRT_KERNEL_LINK_SLOT (4, the
+// descriptor's flags): its launches take turns with the other such kernels; one that sets
+// only other declared globals' slots (a single device copy each) is not.
+// CHECK-DAG: @__acc_kernel.callee_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.callee_l{{[0-9]+}}, i64 4, i64 0, i64 0 }
+// CHECK-DAG: @__acc_kernel.unlinked_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.unlinked_l{{[0-9]+}}, i64 0, i64 0, i64 0 }
 // CHECK-DAG: @tab.acc.dev = internal global ptr null
 // CHECK-DAG: @g.acc.init = private unnamed_addr constant i32 42
 // CHECK-DAG: @tab.acc.init = private unnamed_addr constant [5 x i32] [i32 1, i32 2, i32 3, i32 4, i32 5]
@@ -84,6 +89,12 @@ int fn(int *a, int n, int early) {
 #pragma acc parallel loop
   for (int i = 0; i < n; i++) a[i] = vla[i % n] + loc[i % 10];
   return 0;
+}
+
+static int twice_g(int i) { return 2 * g + i; }
+void unlinked(int *out, int n) {
+#pragma acc parallel loop copyout(out[0:n])
+  for (int i = 0; i < n; i++) out[i] = twice_g(i);
 }
 
 // The emulator's copies: the kernel stores the addresses, the callee loads them.

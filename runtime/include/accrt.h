@@ -34,6 +34,10 @@ typedef struct accrt_kernel {
 /* accrt_kernel.flags: gang-level reductions without num_gangs: the runtime caps the gangs
  * to one wave (GPU) or 64 (emulator). */
 #define ACCRT_KERNEL_CAP_GANGS 2u
+/* accrt_kernel.flags: the kernel sets a `declare link` global's device slot (one per global,
+ * shared by every kernel): such launches take turns, and one on an async queue returns only
+ * when its kernel is done. See docs/runtime-abi.md. */
+#define ACCRT_KERNEL_LINK_SLOT 4u
 
 /* Reduction scratch (reduce_vars > 0): at launch, *(void **)args[scratch_arg] receives a
  * device buffer of at least round_up(reduce_vars * 8, 256) + reduce_vars * 16 * num_gangs

@@ -23,8 +23,13 @@
 //! with gang-level reductions is the exception: it shares the one scratch buffer with every
 //! such kernel, so it runs on its queue's stream but the host waits for it before the buffer
 //! is released to the next launch (its result still reaches the host only in queue order,
-//! by the copy-out of its reduction variable). On the emulator every launch completes before
-//! it returns.
+//! by the copy-out of its reduction variable). A kernel flagged `ACCRT_KERNEL_LINK_SLOT` is
+//! the other exception: it sets the one device slot of a `declare link` global, which holds
+//! the address of the device copy its own data clauses mapped, and another such kernel
+//! running beside it (on another queue, or launched by another host thread) could have
+//! mapped another copy; so such launches take turns (a lock) and each returns only when its
+//! kernel is done ([`waits_at_launch`]). On the emulator every launch completes before it
+//! returns (the lock still orders host threads).
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
@@ -34,7 +39,29 @@ use std::sync::Mutex;
 use crate::cuda::{self, Handle};
 use crate::device::Target;
 use crate::queue::{self, Queue};
-use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
+
+/// Held across the launch of an `ACCRT_KERNEL_LINK_SLOT` kernel until the kernel is done.
+static LINK_SLOT: Mutex<()> = Mutex::new(());
+
+/// Why a kernel launched on an async queue is waited for before the launch returns (the
+/// end of the ACC_NOTIFY/error text "the launch of kernel 'k' (t.c:3:9), which ..."), or
+/// None when the launch returns at once: the kernel uses the shared reduction scratch
+/// (`reduce_vars > 0`), or sets a `declare link` global's device slot (module doc).
+pub fn waits_at_launch(flags: u64, reduce_vars: u64) -> Option<&'static str> {
+    if reduce_vars > 0 {
+        Some("uses the reduction scratch")
+    } else if flags & ACCRT_KERNEL_LINK_SLOT != 0 {
+        Some("sets the device slot of a 'declare link' global")
+    } else {
+        None
+    }
+}
+
+/// The turn of an `ACCRT_KERNEL_LINK_SLOT` kernel (None for other kernels).
+fn link_slot_turn(flags: u64) -> Option<std::sync::MutexGuard<'static, ()>> {
+    (flags & ACCRT_KERNEL_LINK_SLOT != 0).then(|| LINK_SLOT.lock().unwrap_or_else(|e| e.into_inner()))
+}
 
 /// Threads per block the emulator runs at most (the GPU's limit).
 const EMULATOR_MAX_THREADS: u32 = 1024;
@@ -219,6 +246,7 @@ pub unsafe fn launch(
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
             let stream = queue::stream(q);
             let run = || {
+                let _turn = link_slot_turn(kd.flags);
                 // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
                 // sizes are within the device and kernel limits. The driver copies the
                 // argument values at the call, so the stub's slots may go away afterwards.
@@ -228,10 +256,10 @@ pub unsafe fn launch(
                     return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
                 }
                 queue::launched(q, &format!("'{name}' ({loc})"));
-                if kd.reduce_vars > 0 {
-                    // The scratch buffer is shared: the next launch may use it once this
-                    // kernel is done.
-                    queue::host_wait(q, &format!("the launch of kernel '{name}' ({loc}), which uses the reduction scratch"));
+                if let Some(why) = waits_at_launch(kd.flags, kd.reduce_vars) {
+                    // The scratch buffer or the slot is shared: the next launch may use it
+                    // once this kernel is done.
+                    queue::host_wait(q, &format!("the launch of kernel '{name}' ({loc}), which {why}"));
                 }
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
@@ -249,6 +277,7 @@ pub unsafe fn launch(
             let sched = format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe());
             notify_launch(&name, &host_fn, &loc, size, req, &sched);
             let run = || {
+                let _turn = link_slot_turn(kd.flags);
                 // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
                 // parameter array (caller's guarantee).
                 unsafe { emu::launch(entry, size, args) }
@@ -321,6 +350,15 @@ mod tests {
             s(1024, 1, 128)
         );
         assert_eq!(clamp(s(7, 8, 128), 1024, 100), s(7, 8, 128));
+    }
+
+    #[test]
+    fn async_launches_that_wait() {
+        assert_eq!(waits_at_launch(0, 0), None);
+        assert_eq!(waits_at_launch(ACCRT_KERNEL_WORKER_SYNC | ACCRT_KERNEL_CAP_GANGS, 0), None);
+        assert_eq!(waits_at_launch(ACCRT_KERNEL_CAP_GANGS, 2), Some("uses the reduction scratch"));
+        assert_eq!(waits_at_launch(ACCRT_KERNEL_LINK_SLOT, 0), Some("sets the device slot of a 'declare link' global"));
+        assert!(waits_at_launch(ACCRT_KERNEL_LINK_SLOT, 1).is_some());
     }
 
     #[test]

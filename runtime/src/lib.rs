@@ -66,6 +66,10 @@ pub const ACCRT_KERNEL_WORKER_SYNC: u64 = 1;
 /// `accrt_kernel.flags`: the kernel has gang-level reductions and no `num_gangs` clause: the
 /// runtime caps its gangs to one wave (GPU) or 64 (emulator).
 pub const ACCRT_KERNEL_CAP_GANGS: u64 = 2;
+/// `accrt_kernel.flags`: the kernel sets the device slot of a `declare link` global (the
+/// address of the copy its data clauses mapped), which every kernel reaching the global
+/// shares: such launches take turns, and one on an async queue returns when its kernel is done.
+pub const ACCRT_KERNEL_LINK_SLOT: u64 = 4;
 
 pub const ACCRT_COPY: i32 = 0;
 pub const ACCRT_COPYIN: i32 = 1;
