@@ -105,7 +105,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 36] = [
+const USED: [&CStr; 37] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -142,6 +142,7 @@ const USED: [&CStr; 36] = [
     c"cuMemcpyHtoDAsync_v2",
     c"cuMemcpyDtoHAsync_v2",
     c"cuMemcpyDtoDAsync_v2",
+    c"cuMemcpyPeerAsync",
 ];
 
 static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
@@ -479,6 +480,18 @@ pub unsafe fn memcpy_dtoh_async(dst: *mut c_void, src: DevPtr, bytes: usize, str
 pub unsafe fn memcpy_dtod_async(dst: DevPtr, src: DevPtr, bytes: usize, stream: Handle) -> Result<(), CuError> {
     // SAFETY: guaranteed by the caller (see `# Safety`); `stream` is live.
     check("cuMemcpyDtoDAsync", unsafe { sys::cuMemcpyDtoDAsync_v2(dst, src, bytes, stream.0.cast()) })
+}
+
+/// Enqueues a copy of `bytes` from `src` on the device of context `src_ctx` to `dst` on the
+/// device of context `dst_ctx` on `stream` (`acc_memcpy_d2d` between two GPUs).
+///
+/// # Safety
+/// As for [`memcpy_dtod_async`], each range in its own context's device memory.
+pub unsafe fn memcpy_peer_async(dst: DevPtr, dst_ctx: Handle, src: DevPtr, src_ctx: Handle, bytes: usize, stream: Handle) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`); the contexts and `stream` are live.
+    check("cuMemcpyPeerAsync", unsafe {
+        sys::cuMemcpyPeerAsync(dst, dst_ctx.0.cast(), src, src_ctx.0.cast(), bytes, stream.0.cast())
+    })
 }
 
 /// `bytes` of page-locked host memory, never freed (staging.rs's buffers live as long as the

@@ -175,15 +175,38 @@ impl Item<'_> {
     }
 }
 
-/// The present table, with the globals of file-scope `declare` directives registered so far
-/// mapped once a device is selected (declare.rs).
-fn table() -> MutexGuard<'static, PresentTable> {
-    static TABLE: Mutex<PresentTable> = Mutex::new(PresentTable::new());
-    let mut t = TABLE.lock().unwrap_or_else(|e| e.into_inner());
+/// One device's present table, and how many of the globals registered by file-scope
+/// `declare` directives (declare.rs) it has mapped.
+struct DeviceTable {
+    table: PresentTable,
+    declared: usize,
+}
+
+impl std::ops::Deref for DeviceTable {
+    type Target = PresentTable;
+    fn deref(&self) -> &PresentTable {
+        &self.table
+    }
+}
+
+impl std::ops::DerefMut for DeviceTable {
+    fn deref_mut(&mut self) -> &mut PresentTable {
+        &mut self.table
+    }
+}
+
+/// The calling thread's device's present table, with the globals of file-scope `declare`
+/// directives registered so far mapped once a device is selected (declare.rs).
+fn table() -> MutexGuard<'static, DeviceTable> {
+    static TABLES: device::PerDevice<Mutex<DeviceTable>> =
+        device::PerDevice::new(|| Mutex::new(DeviceTable { table: PresentTable::new(), declared: 0 }));
+    let mut t = TABLES.get().lock().unwrap_or_else(|e| e.into_inner());
     if matches!(device::selected(), Some(Some(_))) {
-        for d in declare::take_pending() {
+        let mut seen = t.declared;
+        for d in declare::registered_since(&mut seen) {
             map_declared(&mut t, &d);
         }
+        t.declared = seen;
     }
     t
 }

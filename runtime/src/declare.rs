@@ -4,8 +4,8 @@
 //! Each translation unit registers its declared globals from a constructor
 //! (`__accrt_declare`), before `main` runs and so usually before the program has chosen its
 //! device (`acc_set_device_type`, `ACC_DEVICE_TYPE`). Registering only records the global;
-//! data.rs maps every recorded one the first time it takes the present table with a device
-//! selected ([`take_pending`]): a device copy is allocated and, for `copyin`, filled with
+//! data.rs maps every recorded one the first time it takes a device's present table with
+//! the device selected ([`registered_since`]; each device maps them all): a device copy is allocated and, for `copyin`, filled with
 //! the global's initial value (an image of its static initialiser the compiler passes, or
 //! zeros), so what the program writes to it before its first OpenACC operation does not
 //! reach the device (for a global defined in another file, the compiler passes the global
@@ -17,7 +17,7 @@
 //! Not here: the present table and the copies (data.rs); with regions running on the host
 //! nothing is ever mapped (the host's memory is the device's).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// One declared global (or a section of it): its host range and what to put in its device
@@ -44,28 +44,29 @@ pub enum Fill {
     From(usize),
 }
 
-static PENDING: Mutex<Vec<Declared>> = Mutex::new(Vec::new());
-/// Whether `PENDING` may hold something: the present table checks this on every access,
+/// Every global registered so far, in registration order (each device maps them all).
+static REGISTERED: Mutex<Vec<Declared>> = Mutex::new(Vec::new());
+/// `REGISTERED.len()`: a present table compares its count with this on every access,
 /// without taking a second lock.
-static ANY: AtomicBool = AtomicBool::new(false);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
 
-/// Records a declared global; it is mapped at the next use of the present table with a
-/// device selected.
+/// Records a declared global; every device maps it at the next use of its present table.
 pub fn register(d: Declared) {
-    let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-    p.push(d);
-    ANY.store(true, Ordering::Release);
+    let mut r = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    r.push(d);
+    COUNT.store(r.len(), Ordering::Release);
 }
 
-/// The globals registered since the last call (usually none: one atomic load), in the
-/// order to map them ([`in_mapping_order`]).
-pub fn take_pending() -> Vec<Declared> {
-    if !ANY.load(Ordering::Acquire) {
+/// The globals registered after the first `*seen` (usually none: one atomic load), in the
+/// order to map them ([`in_mapping_order`]); `*seen` becomes the number registered.
+pub fn registered_since(seen: &mut usize) -> Vec<Declared> {
+    if COUNT.load(Ordering::Acquire) <= *seen {
         return Vec::new();
     }
-    let mut p = PENDING.lock().unwrap_or_else(|e| e.into_inner());
-    ANY.store(false, Ordering::Release);
-    in_mapping_order(std::mem::take(&mut *p))
+    let r = REGISTERED.lock().unwrap_or_else(|e| e.into_inner());
+    let new = r[(*seen).min(r.len())..].to_vec();
+    *seen = r.len();
+    in_mapping_order(new)
 }
 
 /// Registration order, except that a `copyin` from the global itself (a file that only
@@ -106,12 +107,16 @@ mod tests {
     #[test]
     fn registered_globals_are_taken_once() {
         let d = Declared { host: 0x1000, bytes: 8, fill: Fill::Nothing, loc: "t.c:1:9".into(), text: "g".into() };
+        let mut first = 0;
+        let mut second = 0;
         register(d.clone());
         register(Declared { host: 0x2000, ..d.clone() });
-        let taken = take_pending();
+        let taken = registered_since(&mut first);
         assert_eq!(taken.len(), 2);
         assert_eq!(taken[0], d);
-        assert!(take_pending().is_empty());
+        assert!(registered_since(&mut first).is_empty());
+        // Another device's table maps the same globals.
+        assert_eq!(registered_since(&mut second), taken);
     }
 
     #[test]

@@ -1,24 +1,35 @@
 //! Device selection: whether compute regions run on the GPU, on the emulator or on the host
-//! (`__accrt_use_device`).
+//! (`__accrt_use_device`), and which device of that type each host thread uses.
 //!
-//! Decided once per process, at the first operation that needs it, and cached: the program's
-//! own choice (`acc_set_device_type`, `acc_set_device_num`, `acc_init`: [`choose`]) when it
+//! The device *type* is decided once per process, at the first operation that needs it, and
+//! cached: the program's own choice (`acc_set_device_type`, `acc_init`: [`choose`]) when it
 //! made one before that, else the environment. `ACC_DEVICE_TYPE` (case-insensitive) `host`
 //! or `acc_device_host` → host; `nvidia`/`acc_device_nvidia` → the GPU is required (error
 //! and exit 1 if none is usable); `emulator` → the device emulator (emu/): kernels run on
-//! the host with the GPU's execution model, device memory is separate host memory;
-//! `default`/`acc_device_default`/empty/unset → the GPU when libcuda loads, cuInit succeeds
-//! and a device exists, else the host. `ACC_DEVICE_NUM` (default 0) picks the device.
-//! Owns the primary context and makes it current on each host thread that uses the device.
+//! the host with the GPU's execution model, device memory is separate host memory
+//! (`ACCC_EMU_DEVICES=n` emulates n devices, default 1); `default`/`acc_device_default`/
+//! empty/unset → the GPU when libcuda loads, cuInit succeeds and a device exists, else the
+//! host.
 //!
-//! Not here: one device per process is all there is (a choice that would change the
-//! selected device afterwards is refused, [`choose`]); no device is ever released.
+//! The device *number* is per host thread (OpenACC 3.3 §2.3: acc-current-device-num-var):
+//! a thread uses the number it last gave `acc_set_device_num`, else the process default
+//! (`ACC_DEVICE_NUM`, default 0, or a number the program set before the type was decided).
+//! Each device is opened at its first use ([`target`]); everything that belongs to a device
+//! (present table, queues, modules, scratch, staging buffers) is kept per device
+//! ([`PerDevice`], indexed by [`slot`]). Owns the primary contexts and makes the current
+//! device's context current on each host thread that uses it.
+//!
+//! Not here: no device is ever released; a thread cannot use two device types.
 
 use std::cell::Cell;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use crate::cuda::{self, Handle};
 use crate::diag;
+
+/// Device numbers a process can use (per-device state is a fixed array of this many slots).
+pub const MAX_DEVICES: usize = 64;
 
 /// The selected GPU.
 #[derive(Debug)]
@@ -40,8 +51,34 @@ pub enum Target {
     Emulator,
 }
 
-static TARGET: OnceLock<Option<Target>> = OnceLock::new();
+/// The device type in use, with how many devices of it there are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Gpu { count: i32 },
+    Emulator { count: i32 },
+}
 
+impl Kind {
+    pub fn count(self) -> i32 {
+        match self {
+            Kind::Gpu { count } | Kind::Emulator { count } => count,
+        }
+    }
+}
+
+/// The process's device type (`None`: the host), decided once.
+static KIND: OnceLock<Option<Kind>> = OnceLock::new();
+/// The devices opened so far, by number.
+static DEVICES: [OnceLock<Target>; MAX_DEVICES] = [const { OnceLock::new() }; MAX_DEVICES];
+/// The device number of threads that never chose one (fixed when the type is decided).
+static DEFAULT_NUM: AtomicI32 = AtomicI32::new(0);
+
+thread_local! {
+    /// The number this thread gave `acc_set_device_num` (-1: none, the default).
+    static THREAD_NUM: Cell<i32> = const { Cell::new(-1) };
+    /// The device whose context is current on this thread (-1: none yet).
+    static CURRENT_CONTEXT: Cell<i32> = const { Cell::new(-1) };
+}
 /// What `ACC_DEVICE_TYPE` asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Request {
@@ -65,19 +102,94 @@ pub fn parse_device_type(value: Option<&str>) -> Option<Request> {
     }
 }
 
-/// The device in use (for a GPU, with its context current on this thread); `None` when
-/// regions run on the host.
+/// The calling thread's device (for a GPU, with its context made current on this thread),
+/// opened at its first use; `None` when regions run on the host.
 pub fn target() -> Option<&'static Target> {
-    let t = TARGET.get_or_init(select).as_ref()?;
+    let kind = KIND.get_or_init(select).as_ref()?;
+    let num = thread_num();
+    let t = DEVICES[num as usize].get_or_init(|| open(*kind, num));
     if let Target::Gpu(g) = t {
         make_current(g);
     }
     Some(t)
 }
 
-/// The target if it has been selected already (selects nothing).
+/// The device type if it has been decided already (decides nothing).
+pub fn kind() -> Option<Option<Kind>> {
+    KIND.get().copied()
+}
+
+/// The calling thread's device if the type has been decided and the device opened
+/// (selects and opens nothing).
 pub fn selected() -> Option<Option<&'static Target>> {
-    TARGET.get().map(Option::as_ref)
+    let kind = KIND.get()?;
+    Some(kind.and_then(|_| DEVICES[thread_num() as usize].get()))
+}
+
+/// The calling thread's device number (its last `acc_set_device_num`, else the default).
+fn thread_num() -> i32 {
+    match THREAD_NUM.with(Cell::get) {
+        -1 => DEFAULT_NUM.load(Ordering::Relaxed),
+        n => n,
+    }
+}
+
+/// The index of the calling thread's device in [`PerDevice`] state (0 before the device
+/// type is decided, and on the host).
+pub fn slot() -> usize {
+    match KIND.get() {
+        Some(Some(_)) => thread_num() as usize,
+        _ => 0,
+    }
+}
+
+/// Runs `f` with device `num` (a valid number of the type in use) as the calling thread's
+/// device, then restores the thread's own (for the `_device` routines: `acc_wait_device`).
+pub fn with_device<R>(num: i32, f: impl FnOnce() -> R) -> R {
+    let saved = THREAD_NUM.with(|c| c.replace(num));
+    let r = f();
+    THREAD_NUM.with(|c| c.set(saved));
+    if let Some(Target::Gpu(g)) = selected().flatten() {
+        make_current(g);
+    }
+    r
+}
+
+/// Runs `f` once for each device opened so far, as the calling thread's device.
+pub fn for_each_opened(mut f: impl FnMut(&'static Target)) {
+    for (n, d) in DEVICES.iter().enumerate() {
+        if let Some(t) = d.get() {
+            with_device(n as i32, || {
+                if let Target::Gpu(g) = t {
+                    make_current(g);
+                }
+                f(t)
+            });
+        }
+    }
+}
+
+/// State kept once per device (a present table, queues, ...): [`PerDevice::get`] gives the
+/// calling thread's device's, made by `init` at its first use.
+pub struct PerDevice<T> {
+    slots: [OnceLock<T>; MAX_DEVICES],
+    init: fn() -> T,
+}
+
+impl<T> PerDevice<T> {
+    pub const fn new(init: fn() -> T) -> PerDevice<T> {
+        PerDevice { slots: [const { OnceLock::new() }; MAX_DEVICES], init }
+    }
+
+    /// The calling thread's device's state.
+    pub fn get(&self) -> &T {
+        self.slots[slot()].get_or_init(self.init)
+    }
+
+    /// The state of every device that has made it so far.
+    pub fn made(&self) -> impl Iterator<Item = &T> {
+        self.slots.iter().filter_map(OnceLock::get)
+    }
 }
 
 /// The GPU in use, with its context current on this thread; `None` on the host or the
@@ -89,11 +201,16 @@ pub fn gpu() -> Option<&'static Gpu> {
     }
 }
 
+/// GPU `num` (a valid device number), opened if it was not yet; `None` on the host or the
+/// emulator.
+pub fn gpu_of(num: i32) -> Option<&'static Gpu> {
+    with_device(num, gpu)
+}
+
 fn make_current(gpu: &Gpu) {
-    thread_local!(static CURRENT: Cell<bool> = const { Cell::new(false) });
-    if !CURRENT.with(Cell::get) {
+    if CURRENT_CONTEXT.with(Cell::get) != gpu.num {
         cuda::ctx_set_current(gpu.context).unwrap_or_else(|e| e.fail(""));
-        CURRENT.with(|c| c.set(true));
+        CURRENT_CONTEXT.with(|c| c.set(gpu.num));
     }
 }
 
@@ -121,26 +238,30 @@ pub fn env_request() -> Request {
     })
 }
 
-/// Whether the selected target is what `request` asks for (`Default` accepts any).
-pub fn satisfies(target: Option<&Target>, request: Request) -> bool {
+/// Whether device type `kind` (`None`: the host) is what `request` asks for (`Default`
+/// accepts any).
+pub fn satisfies(kind: Option<Kind>, request: Request) -> bool {
     matches!(
-        (request, target),
-        (Request::Default, _) | (Request::Host, None) | (Request::Emulator, Some(Target::Emulator)) | (Request::Nvidia, Some(Target::Gpu(_)))
+        (request, kind),
+        (Request::Default, _)
+            | (Request::Host, None)
+            | (Request::Emulator, Some(Kind::Emulator { .. }))
+            | (Request::Nvidia, Some(Kind::Gpu { .. }))
     )
 }
 
-/// The program's choice of device type and/or number (`None`: keep). Before the device is
-/// selected it replaces the environment's; afterwards a choice that the selected device does
-/// not satisfy is an `Err` saying why (one device per process).
+/// The program's choice of device type and/or number (`None`: keep). Before the type is
+/// decided it replaces the environment's (the number becomes every thread's default);
+/// afterwards a type that the one in use does not satisfy is an `Err` saying why, and a
+/// number (checked by the caller) becomes the calling thread's device.
 pub fn choose(request: Option<Request>, num: Option<i32>) -> Result<(), String> {
     let mut c = CHOICE.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(target) = TARGET.get() else {
+    let Some(kind) = KIND.get() else {
         c.request = request.or(c.request);
         c.num = num.or(c.num);
         return Ok(());
     };
-    let target = target.as_ref();
-    if let Some(r) = request.filter(|r| !satisfies(target, *r)) {
+    if let Some(r) = request.filter(|r| !satisfies(*kind, *r)) {
         return Err(format!(
             "the device type cannot change to {} once the runtime runs regions on {} \
              (choose it before the first data or compute operation)",
@@ -149,27 +270,26 @@ pub fn choose(request: Option<Request>, num: Option<i32>) -> Result<(), String> 
                 Request::Emulator => "the device emulator",
                 _ => "an NVIDIA GPU",
             },
-            describe(target)
+            describe(*kind)
         ));
     }
-    let current = match target {
-        Some(Target::Gpu(g)) => g.num,
-        _ => 0,
-    };
-    match num {
-        Some(n) if n != current => Err(format!(
-            "the device number cannot change to {n} once the runtime uses device {current} \
-             (one device per process)"
-        )),
+    match (num, kind) {
+        (Some(n), Some(k)) if !(0..k.count()).contains(&n) => {
+            Err(format!("{n} is not a valid device number (there are {} device(s) of this type)", k.count()))
+        }
+        (Some(n), Some(_)) => {
+            THREAD_NUM.with(|t| t.set(n));
+            Ok(())
+        }
         _ => Ok(()),
     }
 }
 
-fn describe(target: Option<&Target>) -> &'static str {
-    match target {
+fn describe(kind: Option<Kind>) -> &'static str {
+    match kind {
         None => "the host",
-        Some(Target::Emulator) => "the device emulator",
-        Some(Target::Gpu(_)) => "the GPU",
+        Some(Kind::Emulator { .. }) => "the device emulator",
+        Some(Kind::Gpu { .. }) => "the GPU",
     }
 }
 
@@ -178,13 +298,19 @@ pub fn request() -> Request {
     choice().request.unwrap_or_else(env_request)
 }
 
-/// The device number the selection uses or used (0 for the host and the emulator).
+/// The calling thread's device number (0 for the host); before the type is decided, the
+/// number the program chose, else 0.
 pub fn device_num() -> i32 {
-    match TARGET.get() {
-        Some(Some(Target::Gpu(g))) => g.num,
-        Some(_) => 0,
+    match KIND.get() {
+        Some(Some(_)) => thread_num(),
+        Some(None) => 0,
         None => choice().num.unwrap_or(0),
     }
+}
+
+/// How many devices of the type in use there are, if it has been decided (the host: 1).
+pub fn count_in_use() -> Option<i32> {
+    KIND.get().map(|k| k.map_or(1, Kind::count))
 }
 
 /// How many CUDA devices this machine has (0 when the driver cannot be used); does not
@@ -196,7 +322,8 @@ pub fn gpu_count() -> i32 {
     cuda::device_count().unwrap_or(0).max(0)
 }
 
-fn select() -> Option<Target> {
+/// Decides the device type (and the default device number) for the whole process.
+fn select() -> Option<Kind> {
     let chosen = choice();
     let from_program = chosen.request.is_some();
     let request = chosen.request.unwrap_or_else(env_request);
@@ -204,9 +331,13 @@ fn select() -> Option<Target> {
         Request::Host => return None,
         Request::Default => false,
         Request::Nvidia => true,
-        Request::Emulator => return Some(Target::Emulator),
+        Request::Emulator => {
+            let count = emulated_devices();
+            DEFAULT_NUM.store(default_num(chosen.num, count), Ordering::Relaxed);
+            return Some(Kind::Emulator { count });
+        }
     };
-    let unusable = |why: String| -> Option<Target> {
+    let unusable = |why: String| -> Option<Kind> {
         if required {
             let by = if from_program { "acc_device_nvidia was requested" } else { "ACC_DEVICE_TYPE=nvidia requested" };
             diag::runtime_error(&format!("{by} but no GPU is usable: {why}"))
@@ -220,33 +351,58 @@ fn select() -> Option<Target> {
         return unusable(format!("cuInit failed: {}", e.describe()));
     }
     let count = match cuda::device_count() {
-        Ok(n) => n,
+        Ok(n) => n.min(MAX_DEVICES as i32),
         Err(e) => return unusable(format!("cuDeviceGetCount failed: {}", e.describe())),
     };
     if count <= 0 {
         return unusable("no CUDA device found".into());
     }
-    let num = match chosen.num {
+    DEFAULT_NUM.store(default_num(chosen.num, count), Ordering::Relaxed);
+    Some(Kind::Gpu { count })
+}
+
+/// The default device number: the program's choice, else `ACC_DEVICE_NUM`, checked against
+/// the `count` devices there are.
+fn default_num(chosen: Option<i32>, count: i32) -> i32 {
+    match chosen {
         Some(n) if (0..count).contains(&n) => n,
         Some(n) => diag::runtime_error(&format!(
             "acc_set_device_num({n}): not a valid device number (this machine has {count} device(s): 0..{})",
             count - 1
         )),
         None => env_device_num(count),
-    };
+    }
+}
+
+/// `ACCC_EMU_DEVICES`: how many devices the emulator has (default 1).
+pub fn emulated_devices() -> i32 {
+    match std::env::var("ACCC_EMU_DEVICES") {
+        Err(_) => 1,
+        Ok(v) => match v.trim().parse::<i32>() {
+            Ok(n) if (1..=MAX_DEVICES as i32).contains(&n) => n,
+            _ => diag::runtime_error(&format!("ACCC_EMU_DEVICES={v}: expected a number of devices from 1 to {MAX_DEVICES}")),
+        },
+    }
+}
+
+/// Opens device `num` of type `kind`: the GPU's primary context and limits.
+fn open(kind: Kind, num: i32) -> Target {
+    if let Kind::Emulator { .. } = kind {
+        return Target::Emulator;
+    }
     let device = cuda::device_get(num).unwrap_or_else(|e| e.fail(""));
     let context = cuda::primary_ctx_retain(device).unwrap_or_else(|e| e.fail(""));
     let max_grid_x = cuda::max_grid_dim_x(device).unwrap_or_else(|e| e.fail(""));
     let multiprocessors = cuda::multiprocessor_count(device).unwrap_or_else(|e| e.fail(""));
     let max_threads_per_multiprocessor = cuda::max_threads_per_multiprocessor(device).unwrap_or_else(|e| e.fail(""));
-    Some(Target::Gpu(Gpu {
+    Target::Gpu(Gpu {
         num,
         device,
         context,
         max_grid_x: max_grid_x.max(1) as u32,
         multiprocessors: multiprocessors.max(1) as u32,
         max_threads_per_multiprocessor: max_threads_per_multiprocessor.max(1) as u32,
-    }))
+    })
 }
 
 /// `ACC_DEVICE_NUM` (default 0) checked against the `count` devices there are.
@@ -288,14 +444,17 @@ mod tests {
 
     #[test]
     fn requests_and_targets() {
-        let emu = Target::Emulator;
+        let emu = Some(Kind::Emulator { count: 1 });
+        let gpu = Some(Kind::Gpu { count: 2 });
+        assert!(satisfies(gpu, Request::Nvidia));
+        assert!(!satisfies(gpu, Request::Emulator));
         assert!(satisfies(None, Request::Host));
         assert!(satisfies(None, Request::Default));
         assert!(!satisfies(None, Request::Nvidia));
         assert!(!satisfies(None, Request::Emulator));
-        assert!(satisfies(Some(&emu), Request::Emulator));
-        assert!(satisfies(Some(&emu), Request::Default));
-        assert!(!satisfies(Some(&emu), Request::Host));
-        assert!(!satisfies(Some(&emu), Request::Nvidia));
+        assert!(satisfies(emu, Request::Emulator));
+        assert!(satisfies(emu, Request::Default));
+        assert!(!satisfies(emu, Request::Host));
+        assert!(!satisfies(emu, Request::Nvidia));
     }
 }

@@ -168,19 +168,44 @@ pub fn cap_gangs(size: Size, flags: u64, cap: u32) -> Size {
     }
 }
 
-/// Loaded modules by image address.
-static MODULES: Mutex<Option<HashMap<usize, Handle>>> = Mutex::new(None);
+/// Loaded modules by image address, per device.
+static MODULES: device::PerDevice<Mutex<HashMap<usize, Handle>>> = device::PerDevice::new(|| Mutex::new(HashMap::new()));
 
-/// The kernel's `CUfunction`, loaded on first use and cached in `k.cache`.
-fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
+/// The per-device `CUfunction`s of one kernel: what `accrt_kernel.cache` points to once the
+/// kernel has been loaded on any device (never freed: descriptors live as long as the
+/// program).
+type FunctionCache = [AtomicPtr<c_void>; device::MAX_DEVICES];
+
+/// Kernel `k`'s function cache, made at its first load.
+fn function_cache(k: *mut AccrtKernel) -> &'static FunctionCache {
     // SAFETY: `cache` is a pointer-sized, pointer-aligned field of a live descriptor that
     // only the runtime accesses, and it is only accessed atomically.
-    let cache = unsafe { AtomicPtr::from_ptr(std::ptr::addr_of_mut!((*k).cache)) };
+    let field = unsafe { AtomicPtr::from_ptr(std::ptr::addr_of_mut!((*k).cache)) };
+    let mut p = field.load(Ordering::Acquire);
+    if p.is_null() {
+        let fresh: *mut FunctionCache = Box::into_raw(Box::new([const { AtomicPtr::new(std::ptr::null_mut::<c_void>()) }; device::MAX_DEVICES]));
+        p = match field.compare_exchange(std::ptr::null_mut(), fresh.cast(), Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => fresh.cast(),
+            Err(theirs) => {
+                // SAFETY: `fresh` came from Box::into_raw above and was never shared.
+                drop(unsafe { Box::from_raw(fresh) });
+                theirs
+            }
+        };
+    }
+    // SAFETY: a non-null `cache` always points to a leaked FunctionCache (above).
+    unsafe { &*(p as *const FunctionCache) }
+}
+
+/// The kernel's `CUfunction` on the calling thread's device, loaded on first use and cached
+/// through `k.cache`.
+fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
+    let cache = &function_cache(k)[device::slot()];
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
         return Handle(f);
     }
-    let mut modules = MODULES.lock().unwrap_or_else(|e| e.into_inner());
+    let mut modules = MODULES.get().lock().unwrap_or_else(|e| e.into_inner());
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
         return Handle(f);
@@ -190,7 +215,6 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
         "kernel {what} has no image"
     );
     let module = *modules
-        .get_or_insert_with(HashMap::new)
         .entry(kd.image as usize)
         .or_insert_with(|| {
             // SAFETY: `image` is the complete image (cubins and PTX, image.rs) of
@@ -306,6 +330,7 @@ fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on
         "launch kernel {name} function={host_fn} at {loc} num_gangs={} num_workers={} vector_length={} grid={} block={}x{}{on}",
         size.gangs, size.workers, size.vector, size.gangs, size.vector, size.workers
     );
+    msg += &notify::on_device();
     if size != req {
         msg += &format!(
             " (adjusted from num_gangs={} num_workers={} vector_length={})",

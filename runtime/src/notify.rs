@@ -29,10 +29,18 @@ pub fn line(msg: &str) {
     let _ = writeln!(std::io::stderr().lock(), "accc: {msg}");
 }
 
+/// " on device N" when the process has more than one device of its type, else nothing.
+pub fn on_device() -> String {
+    match crate::device::count_in_use() {
+        Some(n) if n > 1 => format!(" on device {}", crate::device::device_num()),
+        _ => String::new(),
+    }
+}
+
 /// Report a host→device (`upload`) or device→host (`download`) copy when enabled.
 pub fn transfer(direction: &str, text: &str, bytes: usize) {
     if transfers() {
-        line(&format!("{direction} {text} {bytes} bytes"));
+        line(&format!("{direction} {text} {bytes} bytes{}", on_device()));
     }
 }
 

@@ -188,10 +188,12 @@ struct State {
     deferred: Vec<Deferred>,
 }
 
-static STATE: Mutex<State> = Mutex::new(State { queues: BTreeMap::new(), deferred: Vec::new() });
+/// The queues of each device (a queue number names one stream per device).
+static STATE: device::PerDevice<Mutex<State>> = device::PerDevice::new(|| Mutex::new(State::default()));
 
+/// The calling thread's device's queues.
 fn state() -> MutexGuard<'static, State> {
-    STATE.lock().unwrap_or_else(|e| e.into_inner())
+    STATE.get().lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Reports a failure of `err` seen on queue `key` and exits.
@@ -405,7 +407,7 @@ pub fn drain_deferred() -> bool {
 /// whose call may have seen one of them fail; empty when there are none (or the queue table
 /// is busy, e.g. the failure happened while it was held).
 pub fn unfinished_note() -> String {
-    let Ok(st) = STATE.try_lock() else { return String::new() };
+    let Ok(st) = STATE.get().try_lock() else { return String::new() };
     let parts: Vec<String> = st
         .queues
         .iter()
@@ -441,10 +443,16 @@ extern "C" fn at_exit() {
     if diag::exiting_on_error() {
         return;
     }
-    let Ok(st) = STATE.try_lock() else { return };
-    if device::gpu().is_none() {
-        return;
-    }
+    device::for_each_opened(|t| {
+        if matches!(t, device::Target::Gpu(_)) {
+            synchronize_at_exit();
+        }
+    });
+}
+
+/// [`at_exit`] for the calling thread's device.
+fn synchronize_at_exit() {
+    let Ok(st) = STATE.get().try_lock() else { return };
     for (&key, e) in &st.queues {
         let Some(s) = e.stream else { continue };
         if let Err(err) = cuda::stream_synchronize(s) {

@@ -17,6 +17,7 @@
 use std::ffi::c_void;
 use std::sync::Mutex;
 
+use crate::device;
 use crate::mem::{self, DevPtr};
 
 /// Counter bytes: 8 per reduction variable, rounded up to 256 (the partials stay aligned).
@@ -41,7 +42,8 @@ struct Buffer {
     clean: usize,
 }
 
-static SCRATCH: Mutex<Buffer> = Mutex::new(Buffer { ptr: 0, len: 0, clean: 0 });
+/// One scratch buffer per device.
+static SCRATCH: device::PerDevice<Mutex<Buffer>> = device::PerDevice::new(|| Mutex::new(Buffer { ptr: 0, len: 0, clean: 0 }));
 
 /// Runs `launch` (a launch of `gangs` gangs, final sizes) with the scratch a kernel with
 /// `reduce_vars` gang-level reduction variables needs, its device address written to
@@ -65,7 +67,7 @@ pub unsafe fn with_scratch<R>(
         panic!("reduction scratch of {reduce_vars} variable(s) x {gangs} gang(s) is too large{what}");
     };
     assert!(!args.is_null(), "kernel with reductions launched without arguments{what}");
-    let mut buf = SCRATCH.lock().unwrap_or_else(|e| e.into_inner());
+    let mut buf = SCRATCH.get().lock().unwrap_or_else(|e| e.into_inner());
     if buf.len < bytes {
         if buf.len > 0 {
             mem::free(buf.ptr, what);

@@ -20,6 +20,7 @@ use std::ffi::c_void;
 use std::sync::{Barrier, Mutex};
 
 use crate::cuda::{self, CuError, DevPtr, Handle};
+use crate::device;
 
 /// Copies smaller than this go to the driver directly (staging gains nothing there).
 pub const MIN_STAGED: usize = 8 << 20;
@@ -38,7 +39,8 @@ struct Stage {
 // and the handles are process-wide driver handles; the mutex below serialises their use.
 unsafe impl Send for Stage {}
 
-static STAGE: Mutex<Option<Stage>> = Mutex::new(None);
+/// One set of staging buffers per device (its events belong to the device's context).
+static STAGE: device::PerDevice<Mutex<Option<Stage>>> = device::PerDevice::new(|| Mutex::new(None));
 
 fn stage(slot: &mut Option<Stage>) -> Result<&Stage, CuError> {
     if slot.is_none() {
@@ -95,7 +97,7 @@ fn parallel_copy(dst: usize, src: usize, len: usize, threads: usize, t: usize) {
 /// # Safety
 /// `src` must be readable for `len` bytes, `dst..dst+len` inside one device allocation.
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize) -> Result<(), CuError> {
-    let mut slot = STAGE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
     let st = stage(&mut slot)?;
     let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
     let chunks = len.div_ceil(CHUNK);
@@ -144,7 +146,7 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize) -> Res
 /// # Safety
 /// `dst` must be writable for `len` bytes, `src..src+len` inside one device allocation.
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize) -> Result<(), CuError> {
-    let mut slot = STAGE.lock().unwrap_or_else(|e| e.into_inner());
+    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
     let st = stage(&mut slot)?;
     let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()));
     let chunks = len.div_ceil(CHUNK);

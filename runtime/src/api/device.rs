@@ -2,16 +2,17 @@
 //!
 //! Two device types exist: `acc_device_host` (device 0: the host itself) and
 //! `acc_device_nvidia` (also `acc_device_not_host`): the GPUs, or under
-//! `ACC_DEVICE_TYPE=emulator` the one emulated device. The program may choose the type and
-//! number (`acc_set_device_type`, `acc_set_device_num`, `acc_init`) until the runtime
-//! selects its device (device.rs); a later choice of another device is an error.
+//! `ACC_DEVICE_TYPE=emulator` the emulated devices (`ACCC_EMU_DEVICES`, default 1). The
+//! program may choose the type (`acc_set_device_type`, `acc_init`) until the runtime decides
+//! it (device.rs), and the number at any time: `acc_set_device_num` sets the calling host
+//! thread's device (before the type is decided, every thread's default).
 //! `acc_shutdown` waits for the device's queues and keeps everything else (memory, context)
 //! until the program exits. Properties: the CUDA driver's for a GPU (free memory once that
 //! GPU is in use, else 0), the host's memory (`/proc/meminfo`) and processor
 //! (`/proc/cpuinfo`) for the host and the emulator.
 //!
-//! Not here: more than one device at a time; `acc_on_device` inside compute regions (the
-//! routine here answers for host code).
+//! Not here: `acc_on_device` inside compute regions (the routine here answers for host
+//! code).
 
 use std::ffi::{c_char, CStr, CString};
 use std::sync::Mutex;
@@ -48,7 +49,8 @@ fn request_of(t: DevType) -> Option<Request> {
 pub fn num_devices(t: DevType) -> i32 {
     match request_of(t) {
         None => 0,
-        Some(Request::Host | Request::Emulator) => 1,
+        Some(Request::Host) => 1,
+        Some(Request::Emulator) => device::emulated_devices(),
         Some(Request::Nvidia) => device::gpu_count(),
         // The default is the GPUs when there are any, else the host.
         Some(Request::Default) => device::gpu_count().max(1),
@@ -108,10 +110,13 @@ fn shutdown(n: Option<i32>, t: DevType, routine: &str) {
     if t == DevType::None {
         fail(routine, "acc_device_none has no devices");
     }
-    if let Some(n) = n {
-        check_num(n, t, routine);
+    match n {
+        Some(n) => {
+            check_num(n, t, routine);
+            device::with_device(n, || queue::wait_all(queue::Queue::Sync, routine))
+        }
+        None => queue::wait_all(queue::Queue::Sync, routine),
     }
-    queue::wait_all(queue::Queue::Sync, routine);
 }
 
 /// `acc_on_device` in host code: true for the host, and for the default or current device
@@ -239,9 +244,9 @@ fn emulator_props() -> Props {
 
 fn gpu_props(n: i32) -> Option<Props> {
     let dev = cuda::device_get(n).ok()?;
-    // Free memory needs the device's context: only for the device the program uses.
-    let free_memory = if n == device::device_num() && device::gpu().is_some() {
-        cuda::mem_get_info().map_or(0, |(free, _)| free as u64)
+    // Free memory needs the device's context: only while the program runs on GPUs.
+    let free_memory = if matches!(device::kind(), Some(Some(device::Kind::Gpu { .. }))) {
+        device::with_device(n, || device::gpu().and_then(|_| cuda::mem_get_info().ok()).map_or(0, |(free, _)| free as u64))
     } else {
         0
     };

@@ -26,7 +26,7 @@ use crate::data::{self, Item, Kind, Site};
 use crate::diag::guard;
 use crate::present::Counter;
 use crate::queue::{self, Queue};
-use crate::{device, mem};
+use crate::{cuda, device, mem};
 
 extern "C" {
     fn malloc(size: usize) -> *mut c_void;
@@ -165,8 +165,9 @@ unsafe fn memcpy_device(dst: *mut c_void, src: *mut c_void, bytes: usize, routin
     unsafe { mem::copy_device_on(q, dev_addr(dst), dev_addr(src), bytes, &format!(" in {routine}")) }
 }
 
-/// `acc_memcpy_d2d`: from the device copy of `src` to the device copy of `dst` (both
-/// present; one device, so both device numbers must be the one in use).
+/// `acc_memcpy_d2d`: from the device copy of `src` on device `dev_src` to the device copy
+/// of `dst` on device `dev_dst` (both present there), on queue `q` of the calling thread's
+/// device.
 ///
 /// # Safety
 /// On the host target, `src` readable and `dst` writable for `bytes` bytes.
@@ -177,14 +178,29 @@ unsafe fn memcpy_d2d(dst: *mut c_void, src: *mut c_void, bytes: usize, dev_dst: 
     if bytes == 0 {
         return;
     }
-    let (dd, sd) = (data::present_range(&d), data::present_range(&s));
     if host_target() {
         // SAFETY: caller's guarantee (the device copies are the host data).
         return unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes) };
     }
-    // SAFETY: both ranges lie inside present entries (present_range), i.e. device
-    // allocations of at least `bytes` bytes from those addresses.
-    unsafe { mem::copy_device_on(q, dd, sd, bytes, &format!(" in {routine}")) }
+    let dd = device::with_device(dev_dst, || data::present_range(&d));
+    let sd = device::with_device(dev_src, || data::present_range(&s));
+    let what = format!(" in {routine}");
+    let contexts = (device::gpu_of(dev_dst), device::gpu_of(dev_src));
+    match contexts {
+        (Some(gd), Some(gs)) if dev_dst != dev_src => {
+            let stream = queue::stream(q).unwrap_or(cuda::Handle(std::ptr::null_mut()));
+            // SAFETY: both ranges lie inside present entries of their devices
+            // (present_range); a synchronous copy is waited for below.
+            unsafe { cuda::memcpy_peer_async(dd, gd.context, sd, gs.context, bytes, stream) }.unwrap_or_else(|e| e.fail(&what));
+            if q == Queue::Sync {
+                cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+            }
+        }
+        // SAFETY: both ranges lie inside present entries (present_range), i.e. device
+        // allocations of at least `bytes` bytes from those addresses (on the emulator,
+        // host memory whatever the device number).
+        _ => unsafe { mem::copy_device_on(q, dd, sd, bytes, &what) },
+    }
 }
 
 fn map_data(host: *mut c_void, dev: *mut c_void, bytes: usize) {

@@ -3,10 +3,11 @@
 //! forms, make another queue wait for it through an event without blocking the host. On the
 //! emulator and the host path every queue is always finished. Async arguments are checked
 //! (an invalid one is an error) and the default queue is remembered; the `_device` forms
-//! also check their device number (one device per process).
+//! check their device number and act on that device's queues.
 
 use super::device::check_device_num;
 use super::fail;
+use crate::device;
 use crate::diag::guard;
 use crate::queue::{self, Queue};
 
@@ -52,7 +53,7 @@ pub extern "C" fn acc_async_test(wait_arg: i32) -> i32 {
 pub extern "C" fn acc_async_test_device(wait_arg: i32, dev_num: i32) -> i32 {
     guard(|| {
         check_device_num(dev_num, "acc_async_test_device");
-        test(wait_arg, "acc_async_test_device")
+        device::with_device(dev_num, || test(wait_arg, "acc_async_test_device"))
     })
 }
 
@@ -65,7 +66,7 @@ pub extern "C" fn acc_async_test_all() -> i32 {
 pub extern "C" fn acc_async_test_all_device(dev_num: i32) -> i32 {
     guard(|| {
         check_device_num(dev_num, "acc_async_test_all_device");
-        i32::from(queue::test_all("acc_async_test_all_device"))
+        device::with_device(dev_num, || i32::from(queue::test_all("acc_async_test_all_device")))
     })
 }
 
@@ -78,7 +79,7 @@ pub extern "C" fn acc_wait(wait_arg: i32) {
 pub extern "C" fn acc_wait_device(wait_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_device");
-        wait(wait_arg, "acc_wait_device")
+        device::with_device(dev_num, || wait(wait_arg, "acc_wait_device"))
     })
 }
 
@@ -91,7 +92,7 @@ pub extern "C" fn acc_wait_async(wait_arg: i32, async_arg: i32) {
 pub extern "C" fn acc_wait_device_async(wait_arg: i32, async_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_device_async");
-        wait_async(wait_arg, async_arg, "acc_wait_device_async")
+        device::with_device(dev_num, || wait_async(wait_arg, async_arg, "acc_wait_device_async"))
     })
 }
 
@@ -104,7 +105,7 @@ pub extern "C" fn acc_wait_all() {
 pub extern "C" fn acc_wait_all_device(dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_all_device");
-        queue::wait_all(Queue::Sync, "acc_wait_all_device")
+        device::with_device(dev_num, || queue::wait_all(Queue::Sync, "acc_wait_all_device"))
     })
 }
 
@@ -117,7 +118,7 @@ pub extern "C" fn acc_wait_all_async(async_arg: i32) {
 pub extern "C" fn acc_wait_all_device_async(async_arg: i32, dev_num: i32) {
     guard(|| {
         check_device_num(dev_num, "acc_wait_all_device_async");
-        wait_all_on(async_arg, "acc_wait_all_device_async")
+        device::with_device(dev_num, || wait_all_on(async_arg, "acc_wait_all_device_async"))
     })
 }
 
@@ -136,7 +137,8 @@ pub unsafe extern "C" fn acc_wait_any_device(count: i32, wait_arg: *const i32, d
     guard(|| {
         check_device_num(dev_num, "acc_wait_any_device");
         // SAFETY: forwarded caller guarantee.
-        queue::wait_any(unsafe { wait_args(count, wait_arg, "acc_wait_any_device") }, "acc_wait_any_device")
+        let args = unsafe { wait_args(count, wait_arg, "acc_wait_any_device") };
+        device::with_device(dev_num, || queue::wait_any(args, "acc_wait_any_device"))
     })
 }
 
