@@ -50,6 +50,10 @@ pub enum DirectiveKind {
     /// its constructor, `acc::FILE_SCOPE_DECLARE`), globals present for the whole program.
     Declare,
     Wait,
+    /// `init`, `shutdown`, `set`: device management at the directive.
+    Init,
+    Shutdown,
+    Set,
 }
 
 impl DirectiveKind {
@@ -74,6 +78,9 @@ impl DirectiveKind {
             D::HostData => HostData,
             D::Declare => Declare,
             D::Wait => Wait,
+            D::Init => Init,
+            D::Shutdown => Shutdown,
+            D::Set => Set,
             _ => return None,
         })
     }
@@ -83,7 +90,14 @@ impl DirectiveKind {
     pub fn is_standalone(self) -> bool {
         matches!(
             self,
-            DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Declare | DirectiveKind::Wait
+            DirectiveKind::EnterData
+                | DirectiveKind::ExitData
+                | DirectiveKind::Update
+                | DirectiveKind::Declare
+                | DirectiveKind::Wait
+                | DirectiveKind::Init
+                | DirectiveKind::Shutdown
+                | DirectiveKind::Set
         )
     }
     /// Lowered by data.rs in host code (not outlined). `host_data` (host_data.rs) and
@@ -91,7 +105,14 @@ impl DirectiveKind {
     pub fn is_host_directive(self) -> bool {
         matches!(
             self,
-            DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::Wait
+            DirectiveKind::Data
+                | DirectiveKind::EnterData
+                | DirectiveKind::ExitData
+                | DirectiveKind::Update
+                | DirectiveKind::Wait
+                | DirectiveKind::Init
+                | DirectiveKind::Shutdown
+                | DirectiveKind::Set
         )
     }
 }
@@ -150,6 +171,25 @@ pub enum Clause<'ctx> {
     Async(Value<'ctx>),
     /// `wait(q, ...)`: the queues to wait for first; empty: every queue.
     Wait(Vec<Value<'ctx>>),
+    /// `device_type(...)` of `init`/`shutdown`/`set`: the types named, as `acc_device_t`.
+    DeviceType(Vec<i32>),
+    /// `device_num(n)` of `init`/`shutdown`/`set`.
+    DeviceNum(Value<'ctx>),
+    /// `default_async(q)` of `set`.
+    DefaultAsync(Value<'ctx>),
+}
+
+/// The `acc_device_t` value (openacc.h) of a device type named in a `device_type` clause of
+/// `init`, `shutdown` or `set`; `None` for a type accc does not know. `*` (every type) acts
+/// as the default type, the only one these directives can act on besides the host.
+pub fn device_type_code(name: &str) -> Option<i32> {
+    Some(match name {
+        "*" | "default" | "acc_device_default" => 1,
+        "host" | "acc_device_host" => 2,
+        "not_host" | "acc_device_not_host" => 3,
+        "nvidia" | "acc_device_nvidia" => 4,
+        _ => return None,
+    })
 }
 
 /// `acc_async_noval` (openacc.h): what `async` without an argument means.
@@ -387,8 +427,9 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::Ints => args.iter().all(int),
         Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
         Operands::OpAndVar => args.len() == 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
+        Operands::Names => !args.is_empty() && args.iter().all(|a| a.const_string().is_some()),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => true,
+        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name => true,
     }
 }
 
@@ -403,9 +444,8 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Ints => "i64 operands only",
         Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
         Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
-        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name | Operands::Names => {
-            "the operands docs/ir-contract.md gives it"
-        }
+        Operands::Names => "one or more string operands",
+        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name => "the operands docs/ir-contract.md gives it",
     }
 }
 
@@ -469,6 +509,18 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
             None => Clause::Async(call.context().i64().const_int(ASYNC_NOVAL as u64)),
         },
         C::Wait => Clause::Wait(args.iter().map(|v| async_argument(loc, name, *v)).collect::<Result<_>>()?),
+        C::DeviceType => Clause::DeviceType(
+            args.iter()
+                .map(|a| {
+                    let n = a.const_string().unwrap_or_default();
+                    device_type_code(&n).ok_or_else(|| {
+                        AccError::user(loc, format!("unknown device type '{n}' in '{name}' (accc knows nvidia, host, not_host, default and *)"))
+                    })
+                })
+                .collect::<Result<_>>()?,
+        ),
+        C::DeviceNum => Clause::DeviceNum(args[0]),
+        C::DefaultAsync => Clause::DefaultAsync(async_argument(loc, name, args[0])?),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
             _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
@@ -517,7 +569,7 @@ fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kern
                 return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
             DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::HostData
-            | DirectiveKind::Declare | DirectiveKind::Wait
+            | DirectiveKind::Declare | DirectiveKind::Wait | DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set
                 if enclosing_compute.is_some() =>
             {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' is not allowed inside a compute region", d.name)))

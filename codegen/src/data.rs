@@ -1,5 +1,5 @@
 //! Lowers the directives that stay in host code: `data` regions, `enter data`, `exit data`,
-//! `update` and `wait`.
+//! `update`, `wait`, and the device management directives `init`, `shutdown` and `set`.
 //!
 //! Expects: verified directives (contract.rs) outside compute regions. Produces calls to the
 //! host runtime at the directive: first the waits of its `wait` clauses ([`emit_waits`]),
@@ -9,7 +9,8 @@
 //! `rt::FINALIZE` with `finalize`) in their kind; `update` passes `rt::IF_PRESENT` with
 //! `if_present`. With an `async` clause every call is the `_async` form with the argument as
 //! written (a data region's exits too), so the copies go on that queue. The `wait`
-//! directive is only its waits. The runtime makes the data calls no-ops when compute regions
+//! directive is only its waits. `init`/`shutdown`/`set` are one `__accrt_device_directive`
+//! call per device type named (one without a `device_type` clause). The runtime makes the data calls no-ops when compute regions
 //! run on the host (and checks the queue arguments there too).
 
 use crate::contract::{Clause, Directive, DirectiveKind, Var, ASYNC_SYNC};
@@ -42,6 +43,9 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
                 _ => {}
             }
         }
+        if let Some(which) = device_directive(d.kind) {
+            emit_device_directive(b, ctx, &rt, d, which, loc_s);
+        }
     });
     if d.kind == DirectiveKind::Data {
         emit_guarded(ctx, d.end, cond, |b| {
@@ -73,6 +77,38 @@ pub fn emit_waits<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx
         for queue in list {
             b.call(rt.wait, &[*queue, on, loc], "");
         }
+    }
+}
+
+/// `__accrt_device_directive`'s `directive` argument for `init`, `shutdown` and `set`.
+fn device_directive(kind: DirectiveKind) -> Option<u64> {
+    match kind {
+        DirectiveKind::Init => Some(rt::DEVICE_INIT),
+        DirectiveKind::Shutdown => Some(rt::DEVICE_SHUTDOWN),
+        DirectiveKind::Set => Some(rt::DEVICE_SET),
+        _ => None,
+    }
+}
+
+/// One `__accrt_device_directive` call per device type `d` names (the current type without
+/// a `device_type` clause), with its `device_num` and `default_async`.
+fn emit_device_directive<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, d: &Directive<'ctx>, which: u64, loc: Value<'ctx>) {
+    let (i32t, i64t) = (ctx.i32(), ctx.i64());
+    let mut given = 0;
+    let mut num = i64t.const_int(0);
+    let mut queue = i64t.const_int(0);
+    let mut types = vec![rt::DEVICE_TYPE_CURRENT];
+    for c in &d.clauses {
+        match c {
+            Clause::DeviceNum(v) => (num, given) = (*v, given | rt::GIVEN_DEVICE_NUM),
+            Clause::DefaultAsync(v) => (queue, given) = (*v, given | rt::GIVEN_DEFAULT_ASYNC),
+            Clause::DeviceType(ts) => types = ts.iter().map(|t| i64::from(*t)).collect(),
+            _ => {}
+        }
+    }
+    for t in types {
+        let args = [i32t.const_int(which), i32t.const_int(t as u64), num, queue, i32t.const_int(given), loc];
+        b.call(rt.device_directive, &args, "");
     }
 }
 

@@ -28,6 +28,9 @@ pub struct Runtime<'ctx> {
     pub wait_all: Value<'ctx>,
     /// `__accrt_host_wait(i64 queue, ptr loc)`.
     pub host_wait: Value<'ctx>,
+    /// `__accrt_device_directive(i32 directive, i32 device_type, i64 device_num,
+    /// i64 default_async, i32 given, ptr loc)`: `init`, `shutdown`, `set`.
+    pub device_directive: Value<'ctx>,
 }
 
 impl<'ctx> Runtime<'ctx> {
@@ -57,6 +60,7 @@ impl<'ctx> Runtime<'ctx> {
             wait: f("__accrt_wait", v, &[i64t, i64t, p]),
             wait_all: f("__accrt_wait_all", v, &[i64t, p]),
             host_wait: f("__accrt_host_wait", v, &[i64t, p]),
+            device_directive: f("__accrt_device_directive", v, &[i32t, i32t, i64t, i64t, i32t, p]),
         }
     }
 }
@@ -69,6 +73,18 @@ pub const DYNAMIC: u64 = 0x100;
 pub const FINALIZE: u64 = 0x200;
 /// `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: `if_present`.
 pub const IF_PRESENT: u64 = 0x400;
+
+/// `directive` argument of `__accrt_device_directive`.
+pub const DEVICE_INIT: u64 = 0;
+pub const DEVICE_SHUTDOWN: u64 = 1;
+pub const DEVICE_SET: u64 = 2;
+/// `given` bits of `__accrt_device_directive`: which of `device_num` and `default_async`
+/// the directive has.
+pub const GIVEN_DEVICE_NUM: u64 = 1;
+pub const GIVEN_DEFAULT_ASYNC: u64 = 2;
+/// `device_type` of `__accrt_device_directive` without a `device_type` clause
+/// (`acc_device_current`).
+pub const DEVICE_TYPE_CURRENT: i64 = -1;
 
 /// What a directive's runtime calls take for its queue: the synchronous forms (`None`), or
 /// the `_async` forms with this argument.

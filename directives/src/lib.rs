@@ -281,9 +281,16 @@ mod tests {
             assert_eq!(clause(c, Directive::Declare).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
         assert_eq!(lowered("wait"), Some((Form::Standalone, true)));
-        for d in ["init", "shutdown", "set", "atomic", "atomic capture", "cache", "routine"] {
+        for d in ["atomic", "atomic capture", "cache", "routine"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
+        for d in ["init", "shutdown", "set"] {
+            assert_eq!(lowered(d), Some((Form::Standalone, true)), "{d}");
+            let on = directive(d).unwrap().directive;
+            assert_eq!(clause("device_type", on).map(|c| (c.operands, c.supported)), Some((Operands::Names, true)), "{d}");
+            assert_eq!(clause("device_num", on).map(|c| (c.operands, c.supported)), Some((Operands::Int, true)), "{d}");
+        }
+        assert_eq!(clause("device_type", Directive::Parallel).map(|c| c.supported), Some(false));
         let clause_on_loop = |name| clause(canonical_clause_name(name), Directive::ParallelLoop).map(|c| (c.operands, c.supported));
         assert_eq!(clause_on_loop("pcopyin"), Some((Operands::Var, true)));
         assert_eq!(clause_on_loop("num_gangs"), Some((Operands::OneToThreeInts, true)));
@@ -291,8 +298,7 @@ mod tests {
         assert_eq!(clause_on_loop("async"), Some((Operands::OptionalInt, true)));
         assert_eq!(clause_on_loop("wait"), Some((Operands::Ints, true)));
         assert_eq!(clause("wait", Directive::Wait).map(|c| c.modifiers), Some(&["queues"][..]));
-        for c in ["attach", "detach", "tile", "device_type", "dtype", "bind", "nohost",
-                  "default_async", "device_num"] {
+        for c in ["attach", "detach", "tile", "device_type", "dtype", "bind", "nohost"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }
     }

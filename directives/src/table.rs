@@ -27,9 +27,9 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     directive(D::Update, "update", Form::Standalone, true),
     directive(D::HostData, "host_data", Form::Region, true),
     directive(D::Wait, "wait", Form::Standalone, true),
-    directive(D::Init, "init", Form::Standalone, false),
-    directive(D::Shutdown, "shutdown", Form::Standalone, false),
-    directive(D::Set, "set", Form::Standalone, false),
+    directive(D::Init, "init", Form::Standalone, true),
+    directive(D::Shutdown, "shutdown", Form::Standalone, true),
+    directive(D::Set, "set", Form::Standalone, true),
     directive(D::Atomic, "atomic", Form::Region, false),
     directive(D::AtomicRead, "atomic read", Form::Region, false),
     directive(D::AtomicWrite, "atomic write", Form::Region, false),
@@ -131,20 +131,14 @@ pub static CLAUSES: &[ClauseSpec] = &[
     // declare: a device-only allocation (as create), and a global mapped only by data clauses.
     lowered(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),
     lowered(C::Link, "link", &[D::Declare], Operands::Var),
-    // Clauses of directives accc does not lower yet, and device_type.
-    not_yet(
-        C::DeviceType,
-        "device_type",
-        &[
-            D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Init, D::Shutdown, D::Set,
-            D::Routine,
-        ],
-        Operands::Names,
-    ),
+    // device_type: on init/shutdown/set it names the device type to act on; elsewhere it
+    // would start a per-device-type clause set, which is not lowered yet.
+    lowered(C::DeviceType, "device_type", &[D::Init, D::Shutdown, D::Set], Operands::Names),
+    not_yet(C::DeviceType, "device_type", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Routine], Operands::Names),
     not_yet(C::Bind, "bind", &[D::Routine], Operands::Name),
     not_yet(C::NoHost, "nohost", &[D::Routine], Operands::None),
-    not_yet(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
-    not_yet(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
+    lowered(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
+    lowered(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
 ];
 
 /// Deprecated and short spellings, and the clause each stands for.

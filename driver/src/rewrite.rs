@@ -295,6 +295,15 @@ fn lower_clause(
             }
             out.push_str(&call(&ops));
         }
+        // `device_type(nvidia, host)` / `device_type(*)`: one string per name.
+        Operands::Names if spec.supported => {
+            if args.is_empty() {
+                diags.push(bad(format!("OpenACC '{}' clause takes one or more device types", c.name)));
+                return;
+            }
+            let ops: String = args.iter().map(|a| format!(", {}", c_string(a.text.trim()))).collect();
+            out.push_str(&call(&ops));
+        }
         // Only clauses accc does not lower have these operands.
         Operands::IntOrStar
         | Operands::IntsOrStars
@@ -637,16 +646,24 @@ mod tests {
             "t.c:3:13: error: OpenACC 'wait(devnum:)' is not supported yet",
             "t.c:4:13: error: OpenACC 'atomic update' is not supported yet",
             "t.c:6:13: error: OpenACC 'routine' is not supported yet",
-            "t.c:7:13: error: OpenACC 'init' is not supported yet",
-            "t.c:8:13: error: OpenACC 'shutdown' is not supported yet",
-            "t.c:9:13: error: OpenACC 'set' is not supported yet",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
+        assert!(!msgs.iter().any(|m| m.contains("'init'") || m.contains("'set'") || m.contains("'shutdown'")), "{msgs:?}");
         let rest = msgs[want.len()..].join("\n");
-        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'bind'", "'nohost'", "'default_async'"] {
+        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'bind'", "'nohost'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
+    }
+
+    #[test]
+    fn device_directives_carry_names_and_numbers() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc set device_type(nvidia) device_num(n + 1) default_async(2)\n#pragma acc init device_type(host, *)\n";
+        let t = String::from_utf8_lossy(&rw(ipp, None).unwrap().text).into_owned();
+        assert!(t.contains("__acc_clause(1, \"device_type\", \"nvidia\"); "), "{t}");
+        assert!(t.contains("__acc_clause(1, \"device_num\", (long long)(n + 1)); "), "{t}");
+        assert!(t.contains("__acc_clause(1, \"default_async\", (long long)(2)); "), "{t}");
+        assert!(t.contains("__acc_clause(2, \"device_type\", \"host\", \"*\"); "), "{t}");
     }
 
     #[test]

@@ -80,6 +80,15 @@ void __accrt_update_self_async(void *host, int64_t bytes, int32_t flags, const c
  * on `queue` so far. `__accrt_wait_all`: for every queue's. Invalid arguments: error at `loc`. */
 void __accrt_wait(int64_t queue, int64_t on, const char *loc);
 void __accrt_wait_all(int64_t on, const char *loc);
+
+/* The `init` (directive 0), `shutdown` (1) and `set` (2) directives at `loc`, once per device
+ * type of a `device_type` clause (`device_type` an acc_device_t value; -1, acc_device_current,
+ * without the clause): acc_init / acc_init_device, acc_shutdown / acc_shutdown_device, and
+ * acc_set_device_type, acc_set_device_num, acc_set_default_async. `given` bit 1: the
+ * directive has `device_num` (`device_num` holds it), bit 2: `default_async`. Errors are
+ * the routines', reported at `loc` (`t.c:3:9: error: set device_num: 7 is not a valid ...`). */
+void __accrt_device_directive(int32_t directive, int32_t device_type, int64_t device_num,
+                              int64_t default_async, int32_t given, const char *loc);
 /* The host waits for queue `queue` (an async compute construct's host fallback). */
 void __accrt_host_wait(int64_t queue, const char *loc);
 

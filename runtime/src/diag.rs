@@ -34,8 +34,27 @@ pub fn user_error(loc: &str, msg: &str) -> ! {
     fatal(&format!("{loc}: error: {msg}"))
 }
 
-/// A failure of the runtime environment (CUDA driver, configuration).
+thread_local! {
+    /// The position of the directive whose runtime work is running on this thread, while
+    /// a directive reuses a runtime routine ([`at_directive`]).
+    static AT_DIRECTIVE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` (a directive's work done by runtime routines) so that its errors are reported at
+/// directive position `loc` as user errors rather than as the routines' own.
+pub fn at_directive<R>(loc: &str, f: impl FnOnce() -> R) -> R {
+    let saved = AT_DIRECTIVE.with(|d| d.replace(Some(loc.to_string())));
+    let r = f();
+    AT_DIRECTIVE.with(|d| *d.borrow_mut() = saved);
+    r
+}
+
+/// A failure of the runtime environment (CUDA driver, configuration), or of a routine the
+/// program called (inside [`at_directive`]: at the directive).
 pub fn runtime_error(msg: &str) -> ! {
+    if let Some(loc) = AT_DIRECTIVE.with(|d| d.borrow().clone()) {
+        user_error(&loc, msg)
+    }
     fatal(&format!("accc runtime: error: {msg}"))
 }
 

@@ -86,6 +86,23 @@ pub const ACCRT_FINALIZE: i32 = data::FLAG_FINALIZE;
 /// `flags` bit of `__accrt_update_device/self`: `update ... if_present`.
 pub const ACCRT_IF_PRESENT: i32 = data::FLAG_IF_PRESENT;
 
+/// The `init`, `shutdown` and `set` directives (docs/runtime-abi.md): `directive` 0, 1 or
+/// 2, `device_type` an `acc_device_t` value (-1: no clause), `given` bit 1: `device_num`,
+/// bit 2: `default_async`.
+///
+/// # Safety
+/// `loc` must be null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_device_directive(directive: i32, device_type: i32, device_num: i64, default_async: i64, given: i32, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: guaranteed by the caller.
+        let loc = unsafe { cstr(loc, "?") };
+        let num = (given & 1 != 0).then_some(device_num);
+        let queue = (given & 2 != 0).then_some(default_async);
+        api::device::directive(directive, device_type, num, queue, &loc)
+    })
+}
+
 /// 1 when compute regions run on a device (the GPU or the emulator), else 0. Decided
 /// once, on first call.
 #[no_mangle]

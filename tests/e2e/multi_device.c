@@ -62,7 +62,7 @@ int main(void) {
   acc_set_device_num(d0, type);
   CHECK(acc_get_device_num(type) == d0, "device %d after acc_set_device_num(%d)", acc_get_device_num(type), d0);
 #pragma acc enter data copyin(a[0:N])
-  acc_set_device_num(d1, type);
+#pragma acc set device_num(d1)
   CHECK(acc_get_device_num(type) == d1, "device %d after acc_set_device_num(%d)", acc_get_device_num(type), d1);
   if (two && !host) CHECK(!acc_is_present(a, bytes), "a (mapped on device 0) is present on device 1");
 #pragma acc enter data copyin(b[0:N])

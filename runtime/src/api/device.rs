@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use super::{fail, DevType};
 use crate::device::{self, Request};
-use crate::diag::guard;
+use crate::diag::{self, guard};
 use crate::{cuda, queue};
 
 /// The device type in use (selecting the device if that has not happened yet): the emulator
@@ -117,6 +117,38 @@ fn shutdown(n: Option<i32>, t: DevType, routine: &str) {
         }
         None => queue::wait_all(queue::Queue::Sync, routine),
     }
+}
+
+/// The `init` (0), `shutdown` (1) and `set` (2) directives at `loc`, for device type `t`
+/// (an `acc_device_t` value; `acc_device_current` without a `device_type` clause), with
+/// the `device_num` and `default_async` clauses given: what the routines of the same names
+/// do, with errors reported at the directive.
+pub fn directive(which: i32, t: i32, num: Option<i64>, default_async: Option<i64>, loc: &str) {
+    diag::at_directive(loc, || {
+        let name = match which {
+            0 => "init",
+            1 => "shutdown",
+            _ => "set",
+        };
+        let t = super::dev_type(t, &format!("{name} device_type"));
+        let num = num.map(|n| {
+            i32::try_from(n).unwrap_or_else(|_| fail(&format!("{name} device_num"), &format!("{n} is not a valid device number")))
+        });
+        match which {
+            0 => init(num, t, "init"),
+            1 => shutdown(num, t, "shutdown"),
+            _ => {
+                set_device_type(t, "set device_type");
+                if let Some(n) = num {
+                    set_device_num(n, t, "set device_num");
+                }
+                if let Some(q) = default_async {
+                    let q = i32::try_from(q).unwrap_or(i32::MIN);
+                    queue::set_default_queue(q, "set default_async");
+                }
+            }
+        }
+    })
 }
 
 /// `acc_on_device` in host code: true for the host, and for the default or current device
