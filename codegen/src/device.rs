@@ -118,6 +118,7 @@ fn build_in<'ctx>(
     retarget(dev, &kernels, target);
     // Only the kernels and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+    crate::on_device::fold(dev);
     crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::redirect_declared(dev, declared);
     crate::globals::check(dev, &kernels, regions, declared)?;

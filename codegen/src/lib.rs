@@ -46,6 +46,7 @@ pub mod kernels;
 pub mod liveness;
 pub mod loops;
 pub mod mapping;
+pub mod on_device;
 pub mod options;
 pub mod outline;
 pub mod partition;
