@@ -117,7 +117,8 @@ impl DirectiveKind {
     }
 }
 
-/// Data movement kinds, numbered as the runtime ABI (docs/runtime-abi.md).
+/// Data movement kinds, numbered as the runtime ABI (docs/runtime-abi.md): the clause in
+/// the low byte, `zero:` as the ABI's `ACCRT_ZERO` bit (`rt::ZERO`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataKind {
     Copy = 0,
@@ -128,6 +129,10 @@ pub enum DataKind {
     NoCreate = 5,
     Delete = 6,
     DevicePtr = 7,
+    /// `copyout(zero: x)`: COPYOUT | ACCRT_ZERO.
+    CopyOutZero = 0x802,
+    /// `create(zero: x)`: CREATE | ACCRT_ZERO.
+    CreateZero = 0x803,
 }
 
 /// A clause item: the bytes `[base + lower*elem_size, base + (lower+length)*elem_size)`.
@@ -138,11 +143,33 @@ pub struct Var<'ctx> {
     pub length: Value<'ctx>,
     pub elem_size: Value<'ctx>,
     pub text: String,
+    /// Trailing dimensions of a multi-dimensional section (`a[i:n][0:m]`) that the compile
+    /// could not prove whole: checked at run time (sections.rs). Those with constant bounds
+    /// are checked by the contract reader.
+    pub dims: Vec<Dim<'ctx>>,
+}
+
+/// One trailing dimension of a multi-dimensional section: `[lower:length]` of rows of
+/// `extent` elements (-1: the rows are pointers, not arrays).
+#[derive(Clone, Copy, Debug)]
+pub struct Dim<'ctx> {
+    /// 2 for the second dimension, ...
+    pub number: u32,
+    pub lower: Value<'ctx>,
+    pub length: Value<'ctx>,
+    pub extent: Value<'ctx>,
 }
 
 #[derive(Clone, Debug)]
 pub enum Clause<'ctx> {
     Data(DataKind, Var<'ctx>),
+    /// `attach(p)`, and the attach action of a data clause item whose section is based on a
+    /// struct member or an element (the rewriter writes it after the item): `base` is the
+    /// address of the pointer. Done after the directive's data entries, undone (detach)
+    /// before its exits.
+    Attach(Var<'ctx>),
+    /// `detach(p)` of `exit data` (also the detach action of its `copyout`/`delete` items).
+    Detach(Var<'ctx>),
     /// `update device(...)` (true) or `update self/host(...)` (false).
     Update { to_device: bool, var: Var<'ctx> },
     Private(Var<'ctx>),
@@ -370,7 +397,11 @@ fn build_directive<'ctx>(id: u32, p: Pieces<'ctx>, f: Value<'ctx>, cfg: &Functio
         if !cfg.dominates_inst(begin, *c) || !cfg.dominates_inst(*c, end) {
             return Err(malformed(*c, "a clause must lie between its directive's begin and end"));
         }
-        clauses.push(parse_clause(*c, &loc, spec.directive)?);
+        match parse_clause(*c, &loc, spec.directive)? {
+            // The attach action of an item whose base is an array, not a pointer: nothing.
+            Clause::Attach(v) | Clause::Detach(v) if v.base.is_zero_constant() => {}
+            clause => clauses.push(clause),
+        }
     }
     Ok(Directive { id, kind, name, loc, clauses, begin, end, clause_calls: p.clauses, function: f })
 }
@@ -420,7 +451,10 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
     let int = |v: &Value<'ctx>| v.ty().is_int() && v.ty().int_width() == 64;
     match shape {
         Operands::None => args.is_empty(),
-        Operands::Var => args.len() == 5 && args[0].ty().is_ptr() && args[1..4].iter().all(int) && args[4].ty().is_ptr(),
+        // Then `lower, length, extent` per trailing dimension of a multi-dimensional section.
+        Operands::Var => {
+            args.len() >= 5 && (args.len() - 5) % 3 == 0 && args[0].ty().is_ptr() && args[1..4].iter().all(int) && args[4].ty().is_ptr() && args[5..].iter().all(int)
+        }
         Operands::Int | Operands::ConstInt | Operands::Condition => args.len() == 1 && int(&args[0]),
         Operands::OneToThreeInts => (1..=3).contains(&args.len()) && args.iter().all(int),
         Operands::OptionalInt => args.len() <= 1 && args.iter().all(int),
@@ -437,7 +471,7 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
 fn operands_wanted(shape: Operands) -> &'static str {
     match shape {
         Operands::None => "no operands",
-        Operands::Var => "(ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
+        Operands::Var => "(ptr base, i64 lower, i64 length, i64 elem_size, ptr text), then i64 lower, length and extent per trailing dimension",
         Operands::Int | Operands::ConstInt | Operands::Condition => "one i64 operand",
         Operands::OneToThreeInts => "one to three i64 operands",
         Operands::OptionalInt => "no operand or one i64 operand",
@@ -457,6 +491,8 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
         C::CopyIn => DataKind::CopyIn,
         C::CopyOut => DataKind::CopyOut,
         C::Create => DataKind::Create,
+        C::CopyOutZero => DataKind::CopyOutZero,
+        C::CreateZero => DataKind::CreateZero,
         C::Present => DataKind::Present,
         C::NoCreate => DataKind::NoCreate,
         C::Delete => DataKind::Delete,
@@ -470,21 +506,17 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
 /// The pass's reading of a supported clause whose operands have the table's shape.
 fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: &[Value<'ctx>], loc: &Loc) -> Result<Clause<'ctx>> {
     use acc::Clause as C;
-    let var = || Var {
-        base: args[0],
-        lower: args[1],
-        length: args[2],
-        elem_size: args[3],
-        text: args[4].const_string().unwrap_or_else(|| "?".into()),
-    };
+    let var = || read_var(args, name, loc);
     if let Some(kind) = data_kind(clause) {
-        return Ok(Clause::Data(kind, var()));
+        return Ok(Clause::Data(kind, var()?));
     }
     Ok(match clause {
-        C::Device => Clause::Update { to_device: true, var: var() },
-        C::Self_ | C::Host => Clause::Update { to_device: false, var: var() },
-        C::Private => Clause::Private(var()),
-        C::FirstPrivate => Clause::FirstPrivate(var()),
+        C::Attach => Clause::Attach(var()?),
+        C::Detach => Clause::Detach(var()?),
+        C::Device => Clause::Update { to_device: true, var: var()? },
+        C::Self_ | C::Host => Clause::Update { to_device: false, var: var()? },
+        C::Private => Clause::Private(var()?),
+        C::FirstPrivate => Clause::FirstPrivate(var()?),
         C::Reduction => return reduction(call, args, loc).map(Clause::Reduction),
         C::NumGangs if args.len() > 1 => return Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
         C::NumGangs => Clause::NumGangs(launch_size(loc, name, args[0])?),
@@ -502,8 +534,8 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Auto => Clause::Auto,
         C::Finalize => Clause::Finalize,
         C::IfPresent => Clause::IfPresent,
-        C::UseDevice => Clause::UseDevice(var()),
-        C::Link => Clause::Link(var()),
+        C::UseDevice => Clause::UseDevice(var()?),
+        C::Link => Clause::Link(var()?),
         C::Async => match args.first() {
             Some(v) => Clause::Async(async_argument(loc, name, *v)?),
             None => Clause::Async(call.context().i64().const_int(ASYNC_NOVAL as u64)),
@@ -530,6 +562,27 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
     })
 }
 
+/// A *var* operand (`args` after the clause name): its range, its text, and its trailing
+/// dimensions, which must be whole for the range to be contiguous (sections.rs decides;
+/// those only known at run time are left in `dims` for the run-time check).
+fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc) -> Result<Var<'ctx>> {
+    let text = args[4].const_string().unwrap_or_else(|| "?".into());
+    let mut dims = Vec::new();
+    for (k, t) in args[5..].chunks(3).enumerate() {
+        let dim = Dim { number: k as u32 + 2, lower: t[0], length: t[1], extent: t[2] };
+        let known = |v: Value<'ctx>| v.const_int_value();
+        match crate::sections::contiguity(known(dim.lower), known(dim.length), known(dim.extent)) {
+            crate::sections::Contiguity::Whole => {}
+            crate::sections::Contiguity::Unknown => dims.push(dim),
+            crate::sections::Contiguity::PointerRows => return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message(&text))),
+            crate::sections::Contiguity::Apart { lower, length, extent } => {
+                return Err(AccError::user(loc, crate::sections::apart_message(clause, &text, dim.number, lower, length, extent)))
+            }
+        }
+    }
+    Ok(Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims })
+}
+
 /// A `reduction` item: the operator and type must be ones OpenACC defines together (clang
 /// checks C source; this catches hand-written contract IR and types accc cannot reduce).
 fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result<Reduction<'ctx>> {
@@ -546,7 +599,7 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     if !ty.allows(op) {
         return Err(AccError::user(loc, format!("reduction operator '{}' is not defined on '{}' ('{text}')", op.symbol(), ty.c_name())));
     }
-    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text };
+    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text, dims: Vec::new() };
     Ok(Reduction { op, ty, var })
 }
 
@@ -612,6 +665,14 @@ mod tests {
         for d in acc::DIRECTIVES {
             assert_eq!(DirectiveKind::of(d.directive).is_some(), d.supported, "'{}'", d.name);
         }
+    }
+
+    #[test]
+    fn zero_kinds_are_their_clause_with_the_zero_flag() {
+        assert_eq!(DataKind::CreateZero as u64, DataKind::Create as u64 | crate::rt::ZERO);
+        assert_eq!(DataKind::CopyOutZero as u64, DataKind::CopyOut as u64 | crate::rt::ZERO);
+        assert_eq!(data_kind(acc::Clause::CreateZero), Some(DataKind::CreateZero));
+        assert_eq!(data_kind(acc::Clause::Attach), None, "attach is not a data movement");
     }
 
     #[test]

@@ -7,7 +7,10 @@
 //! under an `if` clause all are skipped when it is false. A data region's items count on the
 //! structured reference counter; `enter data`/`exit data` items carry `rt::DYNAMIC` (and
 //! `rt::FINALIZE` with `finalize`) in their kind; `update` passes `rt::IF_PRESENT` with
-//! `if_present`. With an `async` clause every call is the `_async` form with the argument as
+//! `if_present`. `attach` items (explicit, or the attach actions the rewriter writes after
+//! items based on a struct member or an element) are attached after every entry and
+//! detached before every exit (`exit data`'s `detach` items too, with `finalize`). With an
+//! `async` clause every call is the `_async` form with the argument as
 //! written (a data region's exits too), so the copies go on that queue. The `wait`
 //! directive is only its waits. `init`/`shutdown`/`set` are one `__accrt_device_directive`
 //! call per device type named (one without a `device_type` clause). The runtime makes the data calls no-ops when compute regions
@@ -30,6 +33,11 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     emit_guarded(ctx, at_begin, cond, |b| {
         let loc_s = b.global_string(&loc, ".acc.loc");
         emit_waits(b, ctx, &rt, d, loc_s);
+        // Detach actions before any exit, attach actions once every item is present.
+        let exiting = d.kind == DirectiveKind::ExitData;
+        if exiting {
+            emit_attachments(b, ctx, &rt, d.clauses.iter(), false, flags, loc_s);
+        }
         for c in &d.clauses {
             match (d.kind, c) {
                 (DirectiveKind::Data | DirectiveKind::EnterData, Clause::Data(k, v)) => {
@@ -43,6 +51,9 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
                 _ => {}
             }
         }
+        if !exiting {
+            emit_attachments(b, ctx, &rt, d.clauses.iter(), true, flags, loc_s);
+        }
         if let Some(which) = device_directive(d.kind) {
             emit_device_directive(b, ctx, &rt, d, which, loc_s);
         }
@@ -50,6 +61,7 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     if d.kind == DirectiveKind::Data {
         emit_guarded(ctx, d.end, cond, |b| {
             let loc_s = b.global_string(&loc, ".acc.loc");
+            emit_attachments(b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
             for c in d.clauses.iter().rev() {
                 if let Clause::Data(k, v) = c {
                     call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async), v, *k as u64, loc_s);
@@ -58,6 +70,33 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The attach actions (`attaching`) or the detach actions of `clauses`: `__accrt_attach` per
+/// `attach` item, or `__accrt_detach` per `detach` item and, at a data region's end, per
+/// `attach` item (`clauses` then in reverse). They write the device copy of a pointer
+/// synchronously, also on an async directive (docs/runtime-abi.md). `flags`: a directive's;
+/// only `rt::FINALIZE` reaches the runtime.
+pub(crate) fn emit_attachments<'a, 'ctx: 'a>(
+    b: &Builder<'ctx>,
+    ctx: Context<'ctx>,
+    rt: &Runtime<'ctx>,
+    clauses: impl Iterator<Item = &'a Clause<'ctx>>,
+    attaching: bool,
+    flags: u64,
+    loc: Value<'ctx>,
+) {
+    let flags = ctx.i32().const_int(flags & rt::FINALIZE);
+    for c in clauses {
+        let (f, v) = match c {
+            Clause::Attach(v) if attaching => (rt.attach, v),
+            Clause::Attach(v) | Clause::Detach(v) if !attaching => (rt.detach, v),
+            _ => continue,
+        };
+        let (addr, _) = section(b, ctx, v);
+        let text = b.global_string(&v.text, ".acc.text");
+        b.call(f, &[addr, flags, loc, text], "");
+    }
 }
 
 /// The waits directive `d` does before anything else: per `wait` clause, its queues (an

@@ -57,11 +57,11 @@ fn items<'a, 'ctx>(d: &'a Directive<'ctx>) -> impl Iterator<Item = (Option<DataK
 }
 
 /// What a file-scope item registers with the runtime: `Ok(Some(kind))` for create (and
-/// device_resident, read as create) and copyin, `Ok(None)` for link (nothing), `Err` for a
-/// clause OpenACC does not allow there.
+/// device_resident, read as create), `create(zero:)` and copyin, `Ok(None)` for link
+/// (nothing), `Err` for a clause OpenACC does not allow there.
 pub fn file_scope_registration(kind: Option<DataKind>) -> std::result::Result<Option<DataKind>, ()> {
     match kind {
-        Some(k @ (DataKind::Create | DataKind::CopyIn)) => Ok(Some(k)),
+        Some(k @ (DataKind::Create | DataKind::CreateZero | DataKind::CopyIn)) => Ok(Some(k)),
         None => Ok(None),
         Some(_) => Err(()),
     }
@@ -74,6 +74,8 @@ fn clause_name(kind: Option<DataKind>) -> &'static str {
         Some(DataKind::CopyIn) => "copyin",
         Some(DataKind::CopyOut) => "copyout",
         Some(DataKind::Create) => "create",
+        Some(DataKind::CreateZero) => "create(zero:)",
+        Some(DataKind::CopyOutZero) => "copyout(zero:)",
         Some(DataKind::Present) => "present",
         Some(DataKind::NoCreate) => "no_create",
         Some(DataKind::Delete) => "delete",
@@ -327,6 +329,8 @@ fn lower_file_scope<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) {
             DataKind::CopyIn => initial_image(m, &b, ctx, v, addr),
             _ => ctx.ptr().const_null(),
         };
+        // `create(zero:)` registers as a copyin of all zero bytes (a null image).
+        let k = if k == DataKind::CreateZero { DataKind::CopyIn } else { k };
         let text = b.global_string(&v.text, ".acc.text");
         b.call(rt.declare, &[addr, bytes, init, ctx.i32().const_int(k as u64), loc, text], "");
     }
@@ -359,8 +363,9 @@ mod tests {
     fn file_scope_clauses() {
         assert_eq!(file_scope_registration(Some(DataKind::Create)), Ok(Some(DataKind::Create)));
         assert_eq!(file_scope_registration(Some(DataKind::CopyIn)), Ok(Some(DataKind::CopyIn)));
+        assert_eq!(file_scope_registration(Some(DataKind::CreateZero)), Ok(Some(DataKind::CreateZero)));
         assert_eq!(file_scope_registration(None), Ok(None), "link registers nothing");
-        for k in [DataKind::Copy, DataKind::CopyOut, DataKind::Present, DataKind::DevicePtr] {
+        for k in [DataKind::Copy, DataKind::CopyOut, DataKind::CopyOutZero, DataKind::Present, DataKind::DevicePtr] {
             assert_eq!(file_scope_registration(Some(k)), Err(()), "{k:?}");
         }
     }

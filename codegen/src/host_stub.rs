@@ -3,7 +3,7 @@
 //! Expects: an `Outlined` region (its header block branches straight to its exit) and the
 //! device build's `KernelPlan`; the module's embedded cubin global. Produces, in the header:
 //! `check launch-size clauses; wait clauses; if (__accrt_use_device() && if-clause) { data
-//! enter; translate pointers; launch; data exit } else { [async: wait for the queue;] call
+//! enter; translate pointers; attach; launch; detach; data exit } else { [async: wait for the queue;] call
 //! the outlined function (host fallback) }`, calling only the host runtime ABI
 //! (docs/runtime-abi.md). With `async(q)` the data calls and the launch are their `_async`
 //! forms on `q`, so nothing waits for the kernel; the host fallback (an `if` that is false
@@ -124,6 +124,8 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         };
         dev_args.push(v);
     }
+    // Pointers attached once every item (implicit ones included) is present.
+    crate::data::emit_attachments(&b, ctx, &rt, d.clauses.iter(), true, 0, loc_s);
     // The runtime fills the scratch slot at launch (docs/runtime-abi.md).
     let scratch_arg = if r.scratch_param {
         dev_args.push(ctx.ptr().const_null());
@@ -135,6 +137,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
     let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
     q.call(&b, rt.launch, rt.launch_async, &[desc, gangs, workers, vector, args]);
+    crate::data::emit_attachments(&b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
     }

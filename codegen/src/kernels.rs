@@ -48,9 +48,13 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             out.push(d.clone());
             continue;
         }
-        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..) | Clause::Wait(_))).cloned().collect();
-        let data_clauses: Vec<Clause> =
-            d.clauses.iter().filter(|c| matches!(c, Clause::Data(..) | Clause::If(_) | Clause::Async(_) | Clause::Wait(_))).cloned().collect();
+        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::Wait(_))).cloned().collect();
+        let data_clauses: Vec<Clause> = d
+            .clauses
+            .iter()
+            .filter(|c| matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::If(_) | Clause::Async(_) | Clause::Wait(_)))
+            .cloned()
+            .collect();
         out.push(Directive { kind: DirectiveKind::Data, name: acc_directives::Directive::Data.name().into(), clauses: data_clauses, ..d.clone() });
         let mut from = body_start;
         for l in &top {

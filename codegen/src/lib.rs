@@ -3,7 +3,8 @@
 //! The stages, in order (each a module with its own contract in its `//!` doc):
 //! 1. `cleanups`  drop the cleanup-switch edges no execution takes (a `goto` inside a
 //!                region is not a way out); `contract` read and verify the OpenACC markers
-//!                (docs/ir-contract.md);
+//!                (docs/ir-contract.md); `sections` check multi-dimensional sections
+//!                known only at run time;
 //! 2. `outline`   move each compute region into a function of its own (host fallback);
 //! 3. `device`    clone to an NVPTX module, map loops (`mapping`, `loops`, `partition`),
 //!                make side effects outside them single-lane (`guard`), link `runtime-ir`
@@ -55,6 +56,7 @@ pub mod reduction;
 pub mod ptx;
 pub mod report;
 pub mod rt;
+pub mod sections;
 pub mod timing;
 pub mod widen;
 
@@ -116,6 +118,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         }
         directives = contract::read_module(m)?;
     }
+    sections::emit_runtime_checks(m, &directives);
     declare::check_placement(&directives)?;
     let file_declared = declare::file_scope_items(&directives)?;
     let declared = declare::declared_globals(&file_declared);

@@ -20,6 +20,8 @@ pub fn describe<'ctx>(ds: &[Directive<'ctx>]) -> String {
 fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
     match c {
         Clause::Data(k, v) => format!("{:?}({})", k, v.text).to_lowercase(),
+        Clause::Attach(v) => format!("attach({})", v.text),
+        Clause::Detach(v) => format!("detach({})", v.text),
         Clause::Update { to_device, var } => format!("{}({})", if *to_device { "device" } else { "self" }, var.text),
         Clause::Private(v) => format!("private({})", v.text),
         Clause::FirstPrivate(v) => format!("firstprivate({})", v.text),

@@ -16,6 +16,11 @@ pub struct Runtime<'ctx> {
     pub update_self: Value<'ctx>,
     pub use_device_addr: Value<'ctx>,
     pub declare: Value<'ctx>,
+    /// `__accrt_attach(ptr pointer, i32 flags, ptr loc, ptr text)`, `__accrt_detach(...)`.
+    pub attach: Value<'ctx>,
+    pub detach: Value<'ctx>,
+    /// `__accrt_check_dim(i64 lower, i64 length, i64 extent, i32 number, ptr loc, ptr text)`.
+    pub check_dim: Value<'ctx>,
     // The same on an async queue: one more `i64 queue` argument, the async argument as
     // written.
     pub data_enter_async: Value<'ctx>,
@@ -52,6 +57,9 @@ impl<'ctx> Runtime<'ctx> {
             update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
             use_device_addr: f("__accrt_use_device_addr", p, &[p, i32t, p, p]),
             declare: f("__accrt_declare", v, &[p, i64t, p, i32t, p, p]),
+            attach: f("__accrt_attach", v, &[p, i32t, p, p]),
+            detach: f("__accrt_detach", v, &[p, i32t, p, p]),
+            check_dim: f("__accrt_check_dim", v, &[i64t, i64t, i64t, i32t, p, p]),
             data_enter_async: f("__accrt_data_enter_async", v, &[p, i64t, i32t, p, p, i64t]),
             data_exit_async: f("__accrt_data_exit_async", v, &[p, i64t, i32t, p, p, i64t]),
             update_device_async: f("__accrt_update_device_async", v, &[p, i64t, i32t, p, p, i64t]),
@@ -73,6 +81,9 @@ pub const DYNAMIC: u64 = 0x100;
 pub const FINALIZE: u64 = 0x200;
 /// `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: `if_present`.
 pub const IF_PRESENT: u64 = 0x400;
+/// `kind` flag of `__accrt_data_enter` (in `DataKind::CreateZero`/`CopyOutZero`): the device
+/// copy is zero-filled when allocated (`create(zero: ...)`, `copyout(zero: ...)`).
+pub const ZERO: u64 = 0x800;
 
 /// `directive` argument of `__accrt_device_directive`.
 pub const DEVICE_INIT: u64 = 0;

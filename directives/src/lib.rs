@@ -18,7 +18,7 @@ mod table;
 
 pub use loc::Loc;
 pub use reduction::{ReductionOp, ReductionType};
-pub use table::{ALIASES, CLAUSES, DIRECTIVES};
+pub use table::{ALIASES, CLAUSES, DIRECTIVES, MODIFIED};
 
 /// Prefix of the function that holds a `declare` directive written at file scope: the
 /// rewriter puts each in a constructor of its own, `static void __acc_declare_file_<id>(void)`
@@ -87,6 +87,10 @@ pub enum Clause {
     CopyIn,
     CopyOut,
     Create,
+    /// `create(zero: x)` (contract-only spelling `create.zero`).
+    CreateZero,
+    /// `copyout(zero: x)` (contract-only spelling `copyout.zero`).
+    CopyOutZero,
     NoCreate,
     Present,
     DevicePtr,
@@ -176,8 +180,9 @@ pub struct ClauseSpec {
     /// The directives it may appear on; a combined construct also takes its parts' clauses.
     pub on: &'static [Directive],
     pub operands: Operands,
-    /// Item modifiers accc accepts (`copyin(readonly: x)`, `worker(num: 4)`); the contract has
-    /// no place for them, so the rewriter drops them. Any other modifier is "not supported yet".
+    /// Item modifiers accc accepts (`copyin(readonly: x)`, `worker(num: 4)`). One that
+    /// [`MODIFIED`] lists makes the item a clause of its own in the contract (`create.zero`);
+    /// the others are hints the rewriter drops. Any other modifier is "not supported yet".
     pub modifiers: &'static [&'static str],
     /// Lowered by accc; any other clause is rejected with "not supported yet".
     pub supported: bool,
@@ -217,6 +222,12 @@ pub fn directive(name: &str) -> Option<&'static DirectiveSpec> {
 /// `name` itself. The contract carries canonical names only.
 pub fn canonical_clause_name(name: &str) -> &str {
     ALIASES.iter().find(|(alias, _)| *alias == name).map_or(name, |(_, clause)| clause.name())
+}
+
+/// The clause an item of `clause` with modifier `modifier` is in the contract, when the
+/// modifier changes what the clause does ([`MODIFIED`]); None for a hint (or no modifier).
+pub fn modified_clause(clause: Clause, modifier: &str) -> Option<Clause> {
+    MODIFIED.iter().find(|(c, m, _)| *c == clause && *m == modifier).map(|(_, _, to)| *to)
 }
 
 /// The row of the clause named `name` (canonical) on directive `on`: the one that allows it
@@ -298,8 +309,24 @@ mod tests {
         assert_eq!(clause_on_loop("async"), Some((Operands::OptionalInt, true)));
         assert_eq!(clause_on_loop("wait"), Some((Operands::Ints, true)));
         assert_eq!(clause("wait", Directive::Wait).map(|c| c.modifiers), Some(&["queues"][..]));
-        for c in ["attach", "detach", "tile", "device_type", "dtype", "bind", "nohost"] {
+        for c in ["attach", "create", "copyin"] {
+            assert_eq!(clause(c, Directive::EnterData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
+        }
+        assert_eq!(clause("detach", Directive::ExitData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)));
+        for c in ["tile", "device_type", "dtype", "bind", "nohost"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
+        }
+    }
+
+    #[test]
+    fn modifiers_that_change_a_clause() {
+        assert_eq!(modified_clause(Clause::Create, "zero"), Some(Clause::CreateZero));
+        assert_eq!(modified_clause(Clause::CopyOut, "zero"), Some(Clause::CopyOutZero));
+        assert_eq!(modified_clause(Clause::CopyIn, "readonly"), None, "a hint");
+        for (c, m, to) in MODIFIED {
+            let (from, to) = (clause(c.name(), Directive::Data).unwrap(), clause(to.name(), Directive::Data).unwrap());
+            assert!(from.modifiers.contains(m), "'{}' accepts '{m}'", from.name);
+            assert_eq!((from.on, from.operands), (to.on, to.operands), "'{}' reads as '{}'", to.name, from.name);
         }
     }
 

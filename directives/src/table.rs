@@ -57,20 +57,27 @@ impl ClauseSpec {
 }
 
 const COMPUTE: &[D] = &[D::Parallel, D::Kernels, D::Serial];
+const CREATE_ON: &[D] = &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::Declare];
+const COPYOUT_ON: &[D] = &[D::Parallel, D::Kernels, D::Serial, D::Data, D::ExitData, D::Declare];
 
 pub static CLAUSES: &[ClauseSpec] = &[
     // Data clauses.
     lowered(C::Copy, "copy", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
     lowered(C::CopyIn, "copyin", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::Declare], Operands::Var)
         .with_modifiers(&["readonly"]),
-    lowered(C::CopyOut, "copyout", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::ExitData, D::Declare], Operands::Var),
-    lowered(C::Create, "create", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::Declare], Operands::Var),
+    lowered(C::CopyOut, "copyout", COPYOUT_ON, Operands::Var).with_modifiers(&["zero"]),
+    lowered(C::Create, "create", CREATE_ON, Operands::Var).with_modifiers(&["zero"]),
+    // `create(zero: x)`, `copyout(zero: x)` in the contract: the device copy starts zeroed.
+    lowered(C::CreateZero, "create.zero", CREATE_ON, Operands::Var),
+    lowered(C::CopyOutZero, "copyout.zero", COPYOUT_ON, Operands::Var),
     lowered(C::NoCreate, "no_create", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::Var),
     lowered(C::Present, "present", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
     lowered(C::DevicePtr, "deviceptr", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Declare], Operands::Var),
-    not_yet(C::Attach, "attach", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData], Operands::Var),
+    // `attach(p)`/`detach(p)`: the address of the pointer (also written by the rewriter after
+    // a data clause item whose section is based on a struct member or an element).
+    lowered(C::Attach, "attach", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData], Operands::Var),
     lowered(C::Delete, "delete", &[D::ExitData], Operands::Var),
-    not_yet(C::Detach, "detach", &[D::ExitData], Operands::Var),
+    lowered(C::Detach, "detach", &[D::ExitData], Operands::Var),
     // `self` on a compute construct is a condition; on `update` it is `host`.
     not_yet(C::Self_, "self", COMPUTE, Operands::Condition),
     lowered(C::Self_, "self", &[D::Update], Operands::Var),
@@ -140,6 +147,11 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
     lowered(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
 ];
+
+/// Item modifiers that change what a clause does, and the contract-only clause each item
+/// so modified becomes (`create(zero: a)` is `create.zero`). Other accepted modifiers are
+/// hints the rewriter drops.
+pub static MODIFIED: &[(C, &str, C)] = &[(C::Create, "zero", C::CreateZero), (C::CopyOut, "zero", C::CopyOutZero)];
 
 /// Deprecated and short spellings, and the clause each stands for.
 pub static ALIASES: &[(&str, C)] = &[

@@ -98,9 +98,26 @@ pub fn section_base(item: &str) -> Option<&str> {
     Some(item[..toks[sec.open].start].trim()).filter(|b| !b.is_empty())
 }
 
+/// Whether the trailing dimensions of a multi-dimensional section may be any sections
+/// (each written as a `lower, length, extent` triple that the pass checks for contiguity)
+/// or only `[:]` (reductions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trailing {
+    Checked,
+    FullOnly,
+}
+
+/// C expression: whether the type of expression `e` is a pointer (not an array): a pointer's
+/// type is that of `&(e)[0]`, an array's is not.
+fn is_pointer(e: &str) -> String {
+    format!("__builtin_types_compatible_p(__typeof__({e}), __typeof__(&({e})[0]))")
+}
+
 /// Encodes a variable or array section as the four values `base, lower, length, elem_size`
-/// (without the trailing text operand).
-pub fn encode_var(item: &str) -> Result<String, VarError> {
+/// (without the trailing text operand); for `Trailing::Checked`, each trailing dimension
+/// that is not `[:]` adds `lower, length, extent` after the text (docs/ir-contract.md); its
+/// extent is -1 when the rows at that depth are pointers (`double **p`).
+pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), VarError> {
     let toks = tokenize(item, false);
     if toks.is_empty() {
         return Err(VarError::Malformed("empty variable".into()));
@@ -109,22 +126,25 @@ pub fn encode_var(item: &str) -> Result<String, VarError> {
     let first_section = groups.iter().position(|g| g.colon.is_some());
     let Some(fs) = first_section else {
         let v = item.trim();
-        return Ok(format!("(void*)&({v}), 0LL, 1LL, (long long)sizeof({v})"));
+        return Ok((format!("(void*)&({v}), 0LL, 1LL, (long long)sizeof({v})"), String::new()));
     };
     let sec = &groups[fs];
-    // Everything after the first section must be more `[...]` groups, each `[:]`.
+    // Everything after the first section must be more `[...]` groups, each a section.
     let mut expect = sec.close + 1;
+    // Per trailing dimension: its group, None for `[:]`.
+    let mut dims: Vec<Option<&Group>> = Vec::new();
     for g in &groups[fs + 1..] {
         if g.open != expect {
             return Err(VarError::Unsupported(format!("{} (an array section followed by more than subscripts)", item)));
         }
         let full = g.close == g.open + 2 && g.colon == Some(g.open + 1);
         if !full {
-            return Err(VarError::Unsupported(format!(
-                "{} (a multi-dimensional array section whose trailing dimensions are not '[:]')",
-                item
-            )));
+            if trailing == Trailing::FullOnly || g.colon.is_none() {
+                let why = if g.colon.is_none() { "a subscript after an array section" } else { "a multi-dimensional array section whose trailing dimensions are not '[:]'" };
+                return Err(VarError::Unsupported(format!("{} ({why})", item)));
+            }
         }
+        dims.push((!full).then_some(g));
         expect = g.close + 1;
     }
     if expect != toks.len() {
@@ -134,25 +154,64 @@ pub fn encode_var(item: &str) -> Result<String, VarError> {
     if base.is_empty() {
         return Err(VarError::Malformed(format!("'{}' is not a variable", item)));
     }
-    let colon = sec.colon.unwrap();
-    let lo = item[toks[sec.open].end..toks[colon].start].trim();
-    let len = item[toks[colon].end..toks[sec.close].start].trim();
+    let (lo_e, len_e) = bounds(item, &toks, sec, &format!("sizeof({base})/sizeof(({base})[0])"));
+    let ops = format!("(void*)({base}), (long long)({lo_e}), (long long)({len_e}), (long long)sizeof(({base})[0])");
+    // Depth k (the k-th dimension after the first) is a row of `(base)[0]...[0]` (k zeros).
+    let mut extra = String::new();
+    for (depth, g) in dims.iter().enumerate() {
+        // `[:]`: the whole dimension, contiguous by construction.
+        let Some(g) = g else { continue };
+        let row = format!("({base}){}", "[0]".repeat(depth + 1));
+        let extent = format!("sizeof({row})/sizeof(({row})[0])");
+        let (lo, len) = bounds(item, &toks, g, &extent);
+        extra.push_str(&format!(
+            ", (long long)({lo}), (long long)({len}), __builtin_choose_expr({}, -1LL, (long long)({extent}))",
+            is_pointer(&row)
+        ));
+    }
+    Ok((ops, extra))
+}
+
+/// The lower bound and length of section group `g` (`[lo:len]`, `[:len]`, `[lo:]`), an
+/// omitted length being the rest of `extent` (valid for arrays only; clang's validation
+/// rejects an omitted length on a pointer).
+fn bounds(item: &str, toks: &[Token], g: &Group, extent: &str) -> (String, String) {
+    let colon = g.colon.expect("a section group");
+    let lo = item[toks[g.open].end..toks[colon].start].trim();
+    let len = item[toks[colon].end..toks[g.close].start].trim();
     let lo_e = if lo.is_empty() { "0".to_string() } else { lo.to_string() };
-    let len_e = if len.is_empty() {
-        // Only valid for arrays; clang's validation rejects an omitted length on a pointer.
-        format!("sizeof({base})/sizeof(({base})[0]) - ({lo_e})")
-    } else {
-        len.to_string()
-    };
-    Ok(format!(
-        "(void*)({base}), (long long)({lo_e}), (long long)({len_e}), (long long)sizeof(({base})[0])"
-    ))
+    let len_e = if len.is_empty() { format!("{extent} - ({lo_e})") } else { len.to_string() };
+    (lo_e, len_e)
+}
+
+/// The implicit attach of a data clause item (OpenACC 3.3 §2.7.2, "attach action"): for a
+/// section whose base is a struct member or an element (`s->p[0:n]`, `s.p[0:n]`,
+/// `pp[i][0:n]`), a C expression for the address of that base pointer, or a null constant
+/// when the base is an array (`s.arr[0:2]`), which the pass drops. None for a section of a
+/// plain variable or a whole variable: a pointer variable's own storage is attached only by
+/// an explicit `attach` clause. Also the base as written, for messages.
+pub fn implicit_attach(item: &str) -> Option<(String, String)> {
+    let base = section_base(item)?;
+    let toks = tokenize(base, false);
+    if toks.len() == 1 && toks[0].kind == Kind::Ident {
+        return None;
+    }
+    let addr = format!("__builtin_choose_expr({}, (void*)&({base}), (void*)0)", is_pointer(base));
+    Some((addr, base.to_string()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use pretty_assertions::assert_eq;
+
+    /// The operands of a data clause item that has no trailing dimensions.
+    fn encode_var_c(item: &str) -> Result<String, VarError> {
+        encode_var(item, Trailing::Checked).map(|(ops, dims)| {
+            assert_eq!(dims, "", "{item}");
+            ops
+        })
+    }
 
     #[test]
     fn strings() {
@@ -162,46 +221,74 @@ mod tests {
 
     #[test]
     fn scalars_and_whole_arrays() {
-        assert_eq!(encode_var("n").unwrap(), "(void*)&(n), 0LL, 1LL, (long long)sizeof(n)");
-        assert_eq!(encode_var("s.a").unwrap(), "(void*)&(s.a), 0LL, 1LL, (long long)sizeof(s.a)");
-        assert_eq!(encode_var("a[3]").unwrap(), "(void*)&(a[3]), 0LL, 1LL, (long long)sizeof(a[3])");
+        assert_eq!(encode_var_c("n").unwrap(), "(void*)&(n), 0LL, 1LL, (long long)sizeof(n)");
+        assert_eq!(encode_var_c("s.a").unwrap(), "(void*)&(s.a), 0LL, 1LL, (long long)sizeof(s.a)");
+        assert_eq!(encode_var_c("a[3]").unwrap(), "(void*)&(a[3]), 0LL, 1LL, (long long)sizeof(a[3])");
     }
 
     #[test]
     fn sections() {
         assert_eq!(
-            encode_var("y[0:n]").unwrap(),
+            encode_var_c("y[0:n]").unwrap(),
             "(void*)(y), (long long)(0), (long long)(n), (long long)sizeof((y)[0])"
         );
         assert_eq!(
-            encode_var("y[:n+1]").unwrap(),
+            encode_var_c("y[:n+1]").unwrap(),
             "(void*)(y), (long long)(0), (long long)(n+1), (long long)sizeof((y)[0])"
         );
         assert_eq!(
-            encode_var("a[2:]").unwrap(),
+            encode_var_c("a[2:]").unwrap(),
             "(void*)(a), (long long)(2), (long long)(sizeof(a)/sizeof((a)[0]) - (2)), (long long)sizeof((a)[0])"
         );
         assert_eq!(
-            encode_var("s->p[f(1,2):c?1:2]").unwrap(),
+            encode_var_c("s->p[f(1,2):c?1:2]").unwrap(),
             "(void*)(s->p), (long long)(f(1,2)), (long long)(c?1:2), (long long)sizeof((s->p)[0])"
         );
         assert_eq!(
-            encode_var("m[i][0:n]").unwrap(),
+            encode_var_c("m[i][0:n]").unwrap(),
             "(void*)(m[i]), (long long)(0), (long long)(n), (long long)sizeof((m[i])[0])"
         );
         assert_eq!(
-            encode_var("a[1:n][:]").unwrap(),
+            encode_var_c("a[1:n][:]").unwrap(),
             "(void*)(a), (long long)(1), (long long)(n), (long long)sizeof((a)[0])"
         );
     }
 
     #[test]
+    fn trailing_dimensions_are_triples() {
+        let (ops, dims) = encode_var("a[i:n][0:m]", Trailing::Checked).unwrap();
+        assert_eq!(ops, "(void*)(a), (long long)(i), (long long)(n), (long long)sizeof((a)[0])");
+        let row = "(a)[0]";
+        let pointer = format!("__builtin_types_compatible_p(__typeof__({row}), __typeof__(&({row})[0]))");
+        let extent = format!("sizeof({row})/sizeof(({row})[0])");
+        assert_eq!(dims, format!(", (long long)(0), (long long)(m), __builtin_choose_expr({pointer}, -1LL, (long long)({extent}))"));
+        // `[:]` adds nothing; a later dimension still names its own depth; `[2:]` runs to the end.
+        let (_, dims) = encode_var("b[0:n][:][2:]", Trailing::Checked).unwrap();
+        assert!(dims.starts_with(", (long long)(2), (long long)(sizeof((b)[0][0])/sizeof(((b)[0][0])[0]) - (2)), "), "{dims}");
+        assert_eq!(dims.matches("long long)(2)").count(), 1, "{dims}");
+        assert!(matches!(encode_var("a[0:n][0:m]", Trailing::FullOnly), Err(VarError::Unsupported(_))));
+        assert_eq!(encode_var("a[1:n][:]", Trailing::FullOnly).unwrap().1, "");
+    }
+
+    #[test]
+    fn implicit_attach_of_member_and_element_bases() {
+        let (addr, base) = implicit_attach("s->p[0:n]").unwrap();
+        assert_eq!(base, "s->p");
+        assert_eq!(addr, "__builtin_choose_expr(__builtin_types_compatible_p(__typeof__(s->p), __typeof__(&(s->p)[0])), (void*)&(s->p), (void*)0)");
+        assert_eq!(implicit_attach("a->b->c[lo:len]").unwrap().1, "a->b->c");
+        assert_eq!(implicit_attach("pp[i][0:m]").unwrap().1, "pp[i]");
+        assert_eq!(implicit_attach("s.v[:n]").unwrap().1, "s.v");
+        assert_eq!(implicit_attach("p[0:n]"), None, "a plain variable's storage");
+        assert_eq!(implicit_attach("s.p"), None, "not a section");
+    }
+
+    #[test]
     fn rejected_sections() {
-        assert!(matches!(encode_var("a[0:n][0:m]"), Err(VarError::Unsupported(_))));
-        assert!(matches!(encode_var("a[0:n].x"), Err(VarError::Unsupported(_))));
-        assert!(matches!(encode_var("a[0:n][2]"), Err(VarError::Unsupported(_))));
-        assert!(matches!(encode_var("[0:n]"), Err(VarError::Malformed(_))));
-        assert!(matches!(encode_var("a[0:1:2]"), Err(VarError::Malformed(_))));
-        assert!(matches!(encode_var("a[0:n"), Err(VarError::Malformed(_))));
+        assert!(matches!(encode_var("a[0:n][0:m]", Trailing::FullOnly), Err(VarError::Unsupported(_))));
+        assert!(matches!(encode_var_c("a[0:n].x"), Err(VarError::Unsupported(_))));
+        assert!(matches!(encode_var_c("a[0:n][2]"), Err(VarError::Unsupported(_))));
+        assert!(matches!(encode_var_c("[0:n]"), Err(VarError::Malformed(_))));
+        assert!(matches!(encode_var_c("a[0:1:2]"), Err(VarError::Malformed(_))));
+        assert!(matches!(encode_var_c("a[0:n"), Err(VarError::Malformed(_))));
     }
 }

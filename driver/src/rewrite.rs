@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use acc_directives::{self as acc, Operands};
 
 use crate::error::{Diag, Loc};
-use crate::operand::{c_string, encode_var, VarError};
+use crate::operand::{c_string, encode_var, implicit_attach, section_base, Trailing, VarError};
 use crate::pragma::{parse_pragma, split_group, split_modifier, Arg, Clause, Directive};
 use crate::stmt::stmt_end;
 use crate::tokenize::{same_length_utf8, tokenize, Kind, Token};
@@ -222,16 +222,21 @@ fn lower_clause(
             for (k, a) in args.iter().enumerate() {
                 let (modifier, var) = split_modifier(&a.text);
                 let mut text = written.and_then(|w| w.get(k)).map(|s| s.as_str()).unwrap_or(&a.text);
+                let mut name = canon;
                 if let Some(m) = modifier {
                     if !accepted(m) {
                         diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m)));
                         continue;
                     }
-                    // An accepted modifier is only a hint: drop it (from the text too).
+                    // A modifier that changes the clause makes it a contract clause of its
+                    // own (`create.zero`); any other is only a hint, dropped (from the text too).
                     text = split_modifier(text).1;
+                    name = acc::modified_clause(spec.clause, m).map_or(canon, |to| to.name());
                 }
-                if let Some(ops) = var_operands(c, var, loc, &bad, diags) {
-                    out.push_str(&call(&format!(", {ops}, {}", c_string(text))));
+                let Some((ops, dims)) = var_operands(c, var, Trailing::Checked, loc, &bad, diags) else { continue };
+                out.push_str(&format!("__acc_clause({id}, {}, {ops}, {}{dims}); ", c_string(name), c_string(text)));
+                if let Some(attach) = attach_action(spec.clause, on) {
+                    out.push_str(&implicit_attach_call(id, attach, var, text));
                 }
             }
         }
@@ -356,16 +361,43 @@ fn lower_reduction(
             Some(base) => format!("({base})[0]"),
             None => var.to_string(),
         };
-        if let Some(ops) = var_operands(c, var, loc, bad, diags) {
+        if let Some((ops, _)) = var_operands(c, var, Trailing::FullOnly, loc, bad, diags) {
             let ty = acc::ReductionType::generic_selection(&element);
             out.push_str(&call(&format!(", {}, {ty}, {ops}, {}", c_string(op.symbol()), c_string(text))));
         }
     }
 }
 
-/// The *var* operands of clause item `var` (`encode_var`), or None with its diagnostic.
-fn var_operands(c: &Clause, var: &str, loc: &Loc, bad: &dyn Fn(String) -> Diag, diags: &mut Vec<Diag>) -> Option<String> {
-    match encode_var(var) {
+/// The clause that carries the attach action (OpenACC 3.3 §2.7.2) of an item of data clause
+/// `clause` on directive `on`: `attach` where the directive enters data, `detach` on `exit
+/// data`; None for clauses without one (`deviceptr`, `update`, ...) and for `declare`.
+fn attach_action(clause: acc::Clause, on: acc::Directive) -> Option<acc::Clause> {
+    use acc::Clause as C;
+    let entering = matches!(clause, C::Copy | C::CopyIn | C::CopyOut | C::Create | C::Present | C::NoCreate);
+    match on {
+        acc::Directive::ExitData => matches!(clause, C::CopyOut | C::Delete).then_some(C::Detach),
+        acc::Directive::Declare => None,
+        _ => (entering && acc::clause(C::Attach.name(), on).is_some_and(|s| s.allowed_on(on))).then_some(C::Attach),
+    }
+}
+
+/// The `attach`/`detach` call after data clause item `var` (written `text`) whose section is
+/// based on a struct member or an element (`operand::implicit_attach`), else nothing. Its
+/// *var* is the base pointer's storage (a null constant when the base is an array).
+fn implicit_attach_call(id: usize, attach: acc::Clause, var: &str, text: &str) -> String {
+    let Some((addr, base)) = implicit_attach(var) else { return String::new() };
+    let base_text = section_base(text).unwrap_or(&base);
+    format!(
+        "__acc_clause({id}, {}, {addr}, 0LL, 1LL, (long long)sizeof(void *), {}); ",
+        c_string(attach.name()),
+        c_string(base_text)
+    )
+}
+
+/// The *var* operands of clause item `var` (`encode_var`: the four values, then the
+/// trailing dimensions' triples), or None with its diagnostic.
+fn var_operands(c: &Clause, var: &str, trailing: Trailing, loc: &Loc, bad: &dyn Fn(String) -> Diag, diags: &mut Vec<Diag>) -> Option<(String, String)> {
+    match encode_var(var, trailing) {
         Ok(ops) => Some(ops),
         Err(VarError::Unsupported(what)) => {
             diags.push(Diag::unsupported(loc.clone(), &what));
@@ -634,7 +666,7 @@ mod tests {
 
     #[test]
     fn all_rejections_reported() {
-        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k]) attach(p)\n#pragma acc exit data detach(p) copyout(zero: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
@@ -651,7 +683,7 @@ mod tests {
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         assert!(!msgs.iter().any(|m| m.contains("'init'") || m.contains("'set'") || m.contains("'shutdown'")), "{msgs:?}");
         let rest = msgs[want.len()..].join("\n");
-        for s in ["'m[0:n][0:k] (a multi", "'attach'", "'detach'", "'copyout(zero:)'", "'bind'", "'nohost'"] {
+        for s in ["'m[0:n][0:k][2] (a subscript after an array section)'", "'copyout(ro:)'", "'bind'", "'nohost'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
     }
@@ -664,6 +696,27 @@ mod tests {
         assert!(t.contains("__acc_clause(1, \"device_num\", (long long)(n + 1)); "), "{t}");
         assert!(t.contains("__acc_clause(1, \"default_async\", (long long)(2)); "), "{t}");
         assert!(t.contains("__acc_clause(2, \"device_type\", \"host\", \"*\"); "), "{t}");
+    }
+
+    #[test]
+    fn attach_detach_and_implicit_attach_actions() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc enter data attach(s->p) copyin(s->q[0:n], v[0:n]) create(zero: t.a[1:2])\n#pragma acc exit data detach(s->p) copyout(zero: s->q[0:n]) delete(pp[i][0:m])\n#pragma acc parallel loop copy(s.v[0:n]) deviceptr(d) present(r->s->w[0:k])\nfor(;;);\n#pragma acc update self(s->q[0:n])\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        let attach = |n: usize, clause: &str, base: &str| {
+            format!("__acc_clause({n}, \"{clause}\", __builtin_choose_expr(__builtin_types_compatible_p(__typeof__({base}), __typeof__(&({base})[0])), (void*)&({base}), (void*)0), 0LL, 1LL, (long long)sizeof(void *), \"{base}\");")
+        };
+        assert!(lines[0].contains("__acc_clause(1, \"attach\", (void*)&(s->p), 0LL, 1LL, (long long)sizeof(s->p), \"s->p\");"), "{}", lines[0]);
+        // Each item whose section is based on a member or element: its attach action after it.
+        let q = "__acc_clause(1, \"copyin\", (void*)(s->q), (long long)(0), (long long)(n), (long long)sizeof((s->q)[0]), \"s->q[0:n]\"); ";
+        assert!(lines[0].contains(&format!("{q}{} __acc_clause(1, \"copyin\", (void*)(v)", attach(1, "attach", "s->q"))), "{}", lines[0]);
+        assert!(lines[0].contains(&format!("__acc_clause(1, \"create.zero\", (void*)(t.a), (long long)(1), (long long)(2), (long long)sizeof((t.a)[0]), \"t.a[1:2]\"); {}", attach(1, "attach", "t.a"))), "{}", lines[0]);
+        assert!(lines[1].contains("__acc_clause(2, \"detach\", (void*)&(s->p),"), "{}", lines[1]);
+        assert!(lines[1].contains(&format!("\"copyout.zero\", (void*)(s->q), (long long)(0), (long long)(n), (long long)sizeof((s->q)[0]), \"s->q[0:n]\"); {}", attach(2, "detach", "s->q"))), "{}", lines[1]);
+        assert!(lines[1].contains(&attach(2, "detach", "pp[i]")), "{}", lines[1]);
+        assert!(lines[2].contains(&attach(3, "attach", "s.v")) && lines[2].contains(&attach(3, "attach", "r->s->w")), "{}", lines[2]);
+        assert!(!lines[2].contains("attach\", __builtin_choose_expr(__builtin_types_compatible_p(__typeof__(d)"), "{}", lines[2]);
+        assert!(!lines[3].contains("attach") && !lines[3].contains("detach"), "update has no attach action: {}", lines[3]);
+        assert_eq!(lines[0].matches("\"attach\"").count(), 3, "none for v[0:n]: {}", lines[0]);
     }
 
     #[test]

@@ -11,10 +11,6 @@ void f(float *p, float **q, float m[8][8], int n, int c) {
 // CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait(devnum:)' is not supported yet
 #pragma acc parallel async(1) wait(devnum: 0: 2)
   p[0] = 1;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:24: error: OpenACC 'attach' is not supported yet
-#pragma acc enter data attach(q[0])
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:23: error: OpenACC 'detach' is not supported yet
-#pragma acc exit data detach(q[0])
 // CHECK: unsupported-clauses.c:[[@LINE+1]]:27: error: OpenACC 'tile' is not supported yet
 #pragma acc parallel loop tile(2, 2)
   for (int i = 0; i < 8; i++)
@@ -31,10 +27,10 @@ void f(float *p, float **q, float m[8][8], int n, int c) {
   p[0] = 3;
 // A clause on a continuation line is reported on that line.
 #pragma acc parallel loop copy(p[0:n]) \
-  copyout(zero: s)
-// CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'copyout(zero:)' is not supported yet
+  reduction(+: m[0:8][0:4])
+// CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'm[0:8][0:4] (a multi-dimensional array section whose trailing dimensions are not '[:]')' is not supported yet
   for (int i = 0; i < n; i++) p[i] = s;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:18: error: OpenACC 'm[0:8][0:4] (a multi-dimensional array section whose trailing dimensions are not '[:]')' is not supported yet
-#pragma acc data copy(m[0:8][0:4])
+// CHECK: unsupported-clauses.c:[[@LINE+1]]:18: error: OpenACC 'm[0:8][2] (a subscript after an array section)' is not supported yet
+#pragma acc data copy(m[0:8][2])
   p[0] = 4;
 }

@@ -50,10 +50,12 @@ enum {
   ACCRT_PRESENT = 4, ACCRT_NO_CREATE = 5, ACCRT_DELETE = 6, ACCRT_DEVICEPTR = 7,
 };
 /* `kind` flags: the dynamic reference counter (enter/exit data; else the structured one),
- * exit data finalize. `flags` of the update calls and __accrt_use_device_addr: if_present. */
+ * exit data finalize, zero (create(zero:), copyout(zero:): a new device copy is zero-filled).
+ * `flags` of the update calls and __accrt_use_device_addr: if_present. */
 #define ACCRT_DYNAMIC    0x100
 #define ACCRT_FINALIZE   0x200
 #define ACCRT_IF_PRESENT 0x400
+#define ACCRT_ZERO       0x800
 
 /* 1 when compute regions run on the GPU, else 0. Decided once, on first call. */
 int32_t __accrt_use_device(void);
@@ -113,6 +115,18 @@ void *__accrt_translate(void *host, void *fallback, const char *loc, const char 
 
 /* __accrt_translate for a no_create item: not present gives `host` itself, no error. */
 void *__accrt_translate_no_create(void *host, void *fallback, const char *loc, const char *text);
+
+/* Attach and detach actions (OpenACC 3.3 sections 2.6.8, 2.7.2): `ptr` is the address of a
+ * pointer (attach(s->p), or the base of a member section). Attach: when the pointer and its
+ * target are present, its device copy points at the target's device copy (counted). Detach
+ * (ACCRT_FINALIZE in `flags`: to zero): at the last, the device copy gets the host value
+ * back. Otherwise no action. Synchronous. */
+void __accrt_attach(void **ptr, int32_t flags, const char *loc, const char *text);
+void __accrt_detach(void **ptr, int32_t flags, const char *loc, const char *text);
+
+/* A trailing dimension `number` of a multi-dimensional section, known only at run time:
+ * not whole (lower != 0 or length != extent) is an error at `loc` naming `text`. */
+void __accrt_check_dim(int64_t lower, int64_t length, int64_t extent, int32_t number, const char *loc, const char *text);
 
 /* A num_gangs/num_workers/vector_length clause's value, before the region runs (on the
  * device or the host): not positive is an error at `loc`. */

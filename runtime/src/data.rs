@@ -52,13 +52,18 @@ pub const FLAG_DYNAMIC: i32 = 0x100;
 pub const FLAG_FINALIZE: i32 = 0x200;
 /// `flags` of `__accrt_update_device/self`: `update ... if_present` (absent data is skipped).
 pub const FLAG_IF_PRESENT: i32 = 0x400;
+/// `kind` flag: `create(zero: ...)`/`copyout(zero: ...)`: a device copy this entry allocates
+/// is zero-filled.
+pub const FLAG_ZERO: i32 = 0x800;
 
-/// A decoded `kind` argument: the clause, its counter and whether it finalizes.
+/// A decoded `kind` argument: the clause, its counter, whether it finalizes and whether an
+/// allocation is zero-filled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Clause {
     pub kind: Kind,
     pub counter: Counter,
     pub finalize: bool,
+    pub zero: bool,
 }
 
 impl Kind {
@@ -76,13 +81,13 @@ impl Kind {
             Kind::Deviceptr,
         ];
         let flags = kind & !0xff;
-        assert!(flags & !(FLAG_DYNAMIC | FLAG_FINALIZE) == 0, "unknown data clause flags {kind:#x}");
+        assert!(flags & !(FLAG_DYNAMIC | FLAG_FINALIZE | FLAG_ZERO) == 0, "unknown data clause flags {kind:#x}");
         let k = match KINDS.get((kind & 0xff) as usize) {
             Some(k) => *k,
             None => panic!("unknown data clause kind {kind}"),
         };
         let counter = if flags & FLAG_DYNAMIC != 0 { Counter::Dynamic } else { Counter::Structured };
-        Clause { kind: k, counter, finalize: flags & FLAG_FINALIZE != 0 }
+        Clause { kind: k, counter, finalize: flags & FLAG_FINALIZE != 0, zero: flags & FLAG_ZERO != 0 }
     }
 
     pub fn clause(self) -> &'static str {
@@ -267,10 +272,11 @@ fn download(item: &Item, dev: mem::DevPtr, len: usize, q: Queue) {
     unsafe { mem::copy_from_device_on(q, item.host, dev, len, &item.error_context()) }
 }
 
-/// Entry of one data item with reference counter `c`, its upload on queue `q`. Returns the
+/// Entry of one data item with reference counter `c`, its upload on queue `q`; a device copy
+/// it allocates is zero-filled with `zero` (`create(zero:)`, `copyout(zero:)`). Returns the
 /// device address of the item's start when it is present afterwards (on the host: the host
 /// address; a zero-length item, an absent `no_create` one and `deviceptr`: null).
-pub fn enter(item: &Item, kind: Kind, c: Counter, q: Queue) -> *mut c_void {
+pub fn enter(item: &Item, kind: Kind, c: Counter, zero: bool, q: Queue) -> *mut c_void {
     if device::target().is_none() {
         return item.host;
     }
@@ -296,6 +302,10 @@ pub fn enter(item: &Item, kind: Kind, c: Counter, q: Queue) -> *mut c_void {
                 let dev = mem::alloc(len, &item.error_context());
                 if matches!(kind, Kind::Copy | Kind::Copyin) {
                     upload(item, dev, len, q);
+                } else if zero {
+                    // SAFETY: `dev` is the new allocation of `len` bytes. Synchronous: done
+                    // before any queue's later work uses it.
+                    unsafe { mem::zero(dev, len, &item.error_context()) }
                 }
                 if let Err(p) = t.insert(item.addr(), len, dev, c) {
                     item.partially_present(kind.clause(), p)
@@ -324,8 +334,10 @@ pub fn exit(item: &Item, kind: Kind, c: Counter, finalize: bool, q: Queue) {
         Err(p) => item.partially_present(kind.clause(), p),
         Ok(None) => {}
         Ok(Some(e)) => {
+            let attached = t.attached_in(e.start, e.end);
             if let Released::Last(last) = t.release(e.start, c, finalize) {
                 if matches!(kind, Kind::Copy | Kind::Copyout) {
+                    restore_host_pointers(&last, &attached, item);
                     download(item, last.translate(item.addr()), len, q);
                 }
                 mem::release(last.dev, &item.error_context());
@@ -505,36 +517,63 @@ pub fn unmap(host: *mut c_void, routine: &str) {
     diag::runtime_error(&format!("{routine}: {why}"))
 }
 
+/// Why trailing dimension `number` (`[lower:length]` of rows of `extent` elements) of section
+/// `text` makes it not contiguous; None when it is whole.
+pub fn dim_error(text: &str, number: i32, lower: i64, length: i64, extent: i64) -> Option<String> {
+    (lower != 0 || length != extent).then(|| {
+        format!(
+            "'{text}' is not contiguous: dimension {number} takes [{lower}:{length}] of rows of {extent} elements, \
+             so the parts of the rows lie apart in memory; accc maps contiguous sections only: every dimension after the first must be whole ([0:{extent}] or [:])"
+        )
+    })
+}
+
 /// Writes the 8-byte pointer value `value` into the device copy at `dev`.
-fn write_device_pointer(dev: mem::DevPtr, value: u64, routine: &str) {
+fn write_device_pointer(dev: mem::DevPtr, value: u64, site: &Item) {
     // SAFETY: `value` is a live local of 8 bytes; `dev` is the device copy of a present
     // pointer (8 bytes inside one device allocation, checked by the caller's lookup).
-    unsafe { mem::copy_to_device(dev, (&value as *const u64).cast(), 8, &format!(" in {routine}")) }
+    unsafe { mem::copy_to_device(dev, (&value as *const u64).cast(), 8, &site.error_context()) }
+}
+
+/// Before the device copy of `entry` is copied out for the last time: each pointer still
+/// attached in it (`attached`, taken before the release dropped them) gets its host value
+/// back on the device, so the copy-out does not bring device addresses home.
+fn restore_host_pointers(entry: &crate::present::Entry, attached: &[usize], site: &Item) {
+    for &ptr in attached {
+        // SAFETY: an attached pointer lies in present host memory the program mapped, so it
+        // is readable.
+        let host_value = unsafe { (ptr as *const u64).read_unaligned() };
+        write_device_pointer(entry.translate(ptr), host_value, site);
+    }
 }
 
 /// The entry holding all 8 bytes of the pointer at host address `ptr`, if present.
-fn pointer_entry(t: &PresentTable, ptr: usize, routine: &str) -> Option<crate::present::Entry> {
-    match t.find(ptr, std::mem::size_of::<*mut c_void>()) {
+fn pointer_entry(t: &PresentTable, it: &Item) -> Option<crate::present::Entry> {
+    match t.find(it.addr(), std::mem::size_of::<*mut c_void>()) {
         Ok(e) => e,
-        Err(p) => diag::runtime_error(&format!(
-            "{routine}: the pointer at host address {ptr:#x} is only partially present on the device (present range {:#x}..{:#x})",
-            p.entry.start, p.entry.end
+        Err(p) => it.fail(&format!(
+            "the pointer {} is only partially present on the device (present range {:#x}..{:#x})",
+            it.describe(),
+            p.entry.start,
+            p.entry.end
         )),
     }
 }
 
-/// `acc_attach`: when the pointer stored at `ptr` and its target are present, its device
-/// copy is made to point at the target's device copy (the first attachment); otherwise
-/// no action (§2.6.8).
+/// The attach action (OpenACC 3.3 §2.7.2; `attach` clauses, the attach action of data clause
+/// items based on a struct member, `acc_attach`): when the pointer stored at `ptr` and its
+/// target are present, its device copy is made to point at the target's device copy (at
+/// the first attachment; later ones only count); otherwise no action. Synchronous.
 ///
 /// # Safety
 /// `ptr` must be readable for one pointer.
-pub unsafe fn attach(ptr: *mut *mut c_void, routine: &str) {
+pub unsafe fn attach(ptr: *mut *mut c_void, site: Site) {
     if device::target().is_none() || ptr.is_null() {
         return;
     }
+    let it = Item { host: ptr.cast(), bytes: 8, site };
     let mut t = table();
-    let Some(pe) = pointer_entry(&t, ptr as usize, routine) else { return };
+    let Some(pe) = pointer_entry(&t, &it) else { return };
     // SAFETY: readable (caller's guarantee).
     let target = unsafe { ptr.read_unaligned() } as usize;
     if target == 0 {
@@ -542,25 +581,30 @@ pub unsafe fn attach(ptr: *mut *mut c_void, routine: &str) {
     }
     let Some(dev_target) = t.translate(target) else { return };
     if t.attach(ptr as usize) {
-        write_device_pointer(pe.translate(ptr as usize), dev_target, routine);
+        notify::transfer("attach", text_of(&it), 8);
+        write_device_pointer(pe.translate(ptr as usize), dev_target, &it);
     }
 }
 
-/// `acc_detach` (`finalize`: `acc_detach_finalize`): drops an attachment of the pointer at
-/// `ptr`; at the last, its device copy gets the host pointer's value back.
+/// The detach action (`detach` clauses, the detach action at the exit of an item that was
+/// attached, `acc_detach`; `finalize`: `exit data ... finalize`, `acc_detach_finalize`):
+/// drops an attachment of the pointer at `ptr` (all of them with `finalize`); at the last,
+/// its device copy gets the host pointer's value back. Not attached: no action. Synchronous.
 ///
 /// # Safety
 /// `ptr` must be readable for one pointer.
-pub unsafe fn detach(ptr: *mut *mut c_void, finalize: bool, routine: &str) {
+pub unsafe fn detach(ptr: *mut *mut c_void, finalize: bool, site: Site) {
     if device::target().is_none() || ptr.is_null() {
         return;
     }
+    let it = Item { host: ptr.cast(), bytes: 8, site };
     let mut t = table();
-    let Some(pe) = pointer_entry(&t, ptr as usize, routine) else { return };
+    let Some(pe) = pointer_entry(&t, &it) else { return };
     if t.detach(ptr as usize, finalize) {
         // SAFETY: readable (caller's guarantee).
         let host_value = unsafe { ptr.read_unaligned() } as u64;
-        write_device_pointer(pe.translate(ptr as usize), host_value, routine);
+        notify::transfer("detach", text_of(&it), 8);
+        write_device_pointer(pe.translate(ptr as usize), host_value, &it);
     }
 }
 
@@ -571,9 +615,11 @@ mod tests {
     #[test]
     fn kind_and_flags() {
         let c = Kind::from_abi(1);
-        assert_eq!(c, Clause { kind: Kind::Copyin, counter: Counter::Structured, finalize: false });
+        assert_eq!(c, Clause { kind: Kind::Copyin, counter: Counter::Structured, finalize: false, zero: false });
         let c = Kind::from_abi(6 | FLAG_DYNAMIC | FLAG_FINALIZE);
-        assert_eq!(c, Clause { kind: Kind::Delete, counter: Counter::Dynamic, finalize: true });
+        assert_eq!(c, Clause { kind: Kind::Delete, counter: Counter::Dynamic, finalize: true, zero: false });
+        let c = Kind::from_abi(3 | FLAG_DYNAMIC | FLAG_ZERO);
+        assert_eq!(c, Clause { kind: Kind::Create, counter: Counter::Dynamic, finalize: false, zero: true });
         assert_eq!(Kind::from_abi(2 | FLAG_DYNAMIC).counter, Counter::Dynamic);
     }
 
@@ -581,6 +627,14 @@ mod tests {
     #[should_panic(expected = "unknown data clause flags")]
     fn unknown_flags_are_a_compiler_bug() {
         Kind::from_abi(1 | FLAG_IF_PRESENT);
+    }
+
+    #[test]
+    fn only_whole_trailing_dimensions_pass() {
+        assert_eq!(dim_error("a[0:n][0:m]", 2, 0, 7, 7), None);
+        let e = dim_error("a[0:n][0:m]", 2, 0, 3, 7).unwrap();
+        assert!(e.starts_with("'a[0:n][0:m]' is not contiguous: dimension 2 takes [0:3] of rows of 7 elements"), "{e}");
+        assert!(dim_error("a[0:n][1:m]", 3, 1, 6, 7).is_some());
     }
 
     #[test]

@@ -85,6 +85,8 @@ pub const ACCRT_DYNAMIC: i32 = data::FLAG_DYNAMIC;
 pub const ACCRT_FINALIZE: i32 = data::FLAG_FINALIZE;
 /// `flags` bit of `__accrt_update_device/self`: `update ... if_present`.
 pub const ACCRT_IF_PRESENT: i32 = data::FLAG_IF_PRESENT;
+/// `kind` flag bit: `create(zero:)`/`copyout(zero:)`, a new device copy is zero-filled.
+pub const ACCRT_ZERO: i32 = data::FLAG_ZERO;
 
 /// The `init`, `shutdown` and `set` directives (docs/runtime-abi.md): `directive` 0, 1 or
 /// 2, `device_type` an `acc_device_t` value (-1: no clause), `given` bit 1: `device_num`,
@@ -150,7 +152,7 @@ unsafe fn data_enter(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_cha
         with_item(host, bytes, loc, text, |it| {
             let q = item_queue(it, queue);
             let c = Kind::from_abi(kind);
-            data::enter(it, c.kind, c.counter, q);
+            data::enter(it, c.kind, c.counter, c.zero, q);
         })
     })
 }
@@ -434,6 +436,61 @@ pub unsafe extern "C" fn __accrt_translate_no_create(
         // SAFETY: forwarded caller guarantee on `loc` and `text`.
         let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
         data::translate(host, fallback, true, &loc, &text)
+    })
+}
+
+/// Decodes the `flags` of `__accrt_attach/detach`: only ACCRT_FINALIZE is defined.
+fn attach_finalize(flags: i32) -> bool {
+    assert!(flags & !ACCRT_FINALIZE == 0, "unknown attach/detach flags {flags:#x}");
+    flags & ACCRT_FINALIZE != 0
+}
+
+/// The attach action of an `attach` clause item, or of a data clause item whose section is
+/// based on a struct member or an element (OpenACC 3.3 §2.7.2): `ptr` is the address of the
+/// pointer. No action unless the pointer and its target are present.
+///
+/// # Safety
+/// `ptr` must be readable for one pointer; `loc` and `text` null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_attach(ptr: *mut *mut c_void, flags: i32, loc: *const c_char, text: *const c_char) {
+    // SAFETY: forwarded caller guarantees.
+    guard(|| unsafe {
+        attach_finalize(flags);
+        let (loc, text) = (cstr(loc, "?"), cstr(text, "?"));
+        data::attach(ptr, Site::Clause { loc: &loc, text: &text })
+    })
+}
+
+/// The detach action (`detach` clauses, `exit data` items, the exits of attached items);
+/// ACCRT_FINALIZE in `flags`: the attachment counter drops to zero.
+///
+/// # Safety
+/// As for [`__accrt_attach`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_detach(ptr: *mut *mut c_void, flags: i32, loc: *const c_char, text: *const c_char) {
+    // SAFETY: forwarded caller guarantees.
+    guard(|| unsafe {
+        let finalize = attach_finalize(flags);
+        let (loc, text) = (cstr(loc, "?"), cstr(text, "?"));
+        data::detach(ptr, finalize, Site::Clause { loc: &loc, text: &text })
+    })
+}
+
+/// A trailing dimension of a multi-dimensional section whose bounds the compile could not
+/// check (`a[i:n][0:m]` with a variable `m`): it must be whole (`lower` 0, `length` equal to
+/// `extent`), else the section is not contiguous, an error at `loc` naming `text`. Checked
+/// on every path, before the directive's other calls.
+///
+/// # Safety
+/// `loc` and `text` must be null or NUL-terminated strings.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_check_dim(lower: i64, length: i64, extent: i64, number: i32, loc: *const c_char, text: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee on `loc` and `text`.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
+        if let Some(msg) = data::dim_error(&text, number, lower, length, extent) {
+            diag::user_error(&loc, &msg);
+        }
     })
 }
 

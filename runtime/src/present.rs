@@ -330,6 +330,11 @@ impl PresentTable {
         false
     }
 
+    /// The attached pointers whose host address lies in `[start, end)`.
+    pub fn attached_in(&self, start: usize, end: usize) -> Vec<usize> {
+        self.attached.range(start..end).map(|(a, _)| *a).collect()
+    }
+
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -507,7 +512,10 @@ mod tests {
         assert!(!t.attach(1016));
         assert!(t.detach(1016, true), "finalize detaches at once");
         assert!(t.attach(1024));
+        assert!(t.attach(1100), "outside the entry (the table does not check presence)");
+        assert_eq!(t.attached_in(1000, 1064), vec![1024]);
         assert!(matches!(t.release(1000, Dynamic, false), Released::Last(_)));
+        assert_eq!(t.attached_in(1000, 1064), Vec::<usize>::new());
         assert!(t.attach(1024), "freeing the entry dropped its attachments");
     }
 

@@ -52,7 +52,7 @@ fn host_target() -> bool {
 
 /// `acc_copyin`/`acc_create` (`kind`): enter data on queue `q`; the device address.
 fn enter(host: *mut c_void, bytes: usize, kind: Kind, routine: &'static str, q: Queue) -> *mut c_void {
-    item(host, bytes, routine).map_or(std::ptr::null_mut(), |it| data::enter(&it, kind, Counter::Dynamic, q))
+    item(host, bytes, routine).map_or(std::ptr::null_mut(), |it| data::enter(&it, kind, Counter::Dynamic, false, q))
 }
 
 /// `acc_copyout`/`acc_delete` (`kind`, `finalize`): exit data on queue `q`.
@@ -512,7 +512,7 @@ pub unsafe extern "C" fn acc_memcpy_d2d_async(data_arg_dest: *mut c_void, data_a
 #[no_mangle]
 pub unsafe extern "C" fn acc_attach(ptr_addr: *mut *mut c_void) {
     // SAFETY: forwarded caller guarantee.
-    guard(|| unsafe { data::attach(ptr_addr, "acc_attach") })
+    guard(|| unsafe { data::attach(ptr_addr, data::Site::Routine("acc_attach")) })
 }
 
 /// # Safety
@@ -522,7 +522,7 @@ pub unsafe extern "C" fn acc_attach_async(ptr_addr: *mut *mut c_void, async_arg:
     guard(|| {
         queue::check(async_arg, "acc_attach_async");
         // SAFETY: forwarded caller guarantee.
-        unsafe { data::attach(ptr_addr, "acc_attach_async") }
+        unsafe { data::attach(ptr_addr, data::Site::Routine("acc_attach_async")) }
     })
 }
 
@@ -531,7 +531,7 @@ pub unsafe extern "C" fn acc_attach_async(ptr_addr: *mut *mut c_void, async_arg:
 #[no_mangle]
 pub unsafe extern "C" fn acc_detach(ptr_addr: *mut *mut c_void) {
     // SAFETY: forwarded caller guarantee.
-    guard(|| unsafe { data::detach(ptr_addr, false, "acc_detach") })
+    guard(|| unsafe { data::detach(ptr_addr, false, data::Site::Routine("acc_detach")) })
 }
 
 /// # Safety
@@ -541,7 +541,7 @@ pub unsafe extern "C" fn acc_detach_async(ptr_addr: *mut *mut c_void, async_arg:
     guard(|| {
         queue::check(async_arg, "acc_detach_async");
         // SAFETY: forwarded caller guarantee.
-        unsafe { data::detach(ptr_addr, false, "acc_detach_async") }
+        unsafe { data::detach(ptr_addr, false, data::Site::Routine("acc_detach_async")) }
     })
 }
 
@@ -550,7 +550,7 @@ pub unsafe extern "C" fn acc_detach_async(ptr_addr: *mut *mut c_void, async_arg:
 #[no_mangle]
 pub unsafe extern "C" fn acc_detach_finalize(ptr_addr: *mut *mut c_void) {
     // SAFETY: forwarded caller guarantee.
-    guard(|| unsafe { data::detach(ptr_addr, true, "acc_detach_finalize") })
+    guard(|| unsafe { data::detach(ptr_addr, true, data::Site::Routine("acc_detach_finalize")) })
 }
 
 /// # Safety
@@ -560,6 +560,6 @@ pub unsafe extern "C" fn acc_detach_finalize_async(ptr_addr: *mut *mut c_void, a
     guard(|| {
         queue::check(async_arg, "acc_detach_finalize_async");
         // SAFETY: forwarded caller guarantee.
-        unsafe { data::detach(ptr_addr, true, "acc_detach_finalize_async") }
+        unsafe { data::detach(ptr_addr, true, data::Site::Routine("acc_detach_finalize_async")) }
     })
 }

@@ -1,0 +1,99 @@
+// attach/detach clauses, the attach action of data clause items based on a struct member or
+// an element, create(zero:)/copyout(zero:), and two-dimensional sections.
+// RUN: %accc -O0 -emit-llvm -S %s -o %t.ll
+// RUN: FileCheck %s < %t.ll
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.ll -S -o - | FileCheck %s --check-prefix=LOWERED
+// Errors: a section that is not contiguous, one whose rows are pointers (checked by the pass,
+// at the directive).
+// RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
+// RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+
+// CHECK-DAG: [[ATTACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"attach\00"
+// CHECK-DAG: [[DETACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"detach\00"
+// CHECK-DAG: [[COPYIN:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"copyin\00"
+// CHECK-DAG: [[CREATEZ:@.str[.0-9]*]] = private unnamed_addr constant [12 x i8] c"create.zero\00"
+// CHECK-DAG: [[COPYOUTZ:@.str[.0-9]*]] = private unnamed_addr constant [13 x i8] c"copyout.zero\00"
+// CHECK-DAG: [[COPY:@.str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"copy\00"
+// CHECK-DAG: [[SP:@.str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"s->p\00"
+// CHECK-DAG: [[SARR:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"s->arr\00"
+
+struct S { double *p; double arr[4]; };
+
+// CHECK-LABEL: define dso_local void @enter_exit(
+// An explicit attach is the pointer's address, 8 bytes.
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[ATTACH]], ptr noundef %p, i64 noundef 0, i64 noundef 1, i64 noundef 8, ptr noundef [[SP]])
+// A member section is followed by its attach action: the member's address (the next
+// clause call; only the operands' computations lie between).
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[COPYIN]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[ATTACH]], ptr noundef %p{{[0-9]+}}, i64 noundef 0, i64 noundef 1, i64 noundef 8, ptr noundef [[SP]])
+// An array member has no pointer to attach: null, which the pass drops.
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[CREATEZ]], ptr noundef %arraydecay, i64 noundef 0, i64 noundef 4, i64 noundef 8, ptr noundef
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[ATTACH]], ptr noundef null, i64 noundef 0, i64 noundef 1, i64 noundef 8, ptr noundef [[SARR]])
+// On exit data the action is a detach.
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 2, ptr noundef [[COPYOUTZ]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 2, ptr noundef [[DETACH]], ptr noundef %p{{[0-9]+}}, i64 noundef 0, i64 noundef 1, i64 noundef 8, ptr noundef [[SP]])
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 2, ptr noundef [[DETACH]], ptr noundef %p{{[0-9]+}}, i64 noundef 0, i64 noundef 1, i64 noundef 8, ptr noundef [[SP]])
+//
+// Attached after every entry; create(zero:) is CREATE | DYNAMIC | ZERO (0x903).
+// LOWERED-LABEL: define dso_local void @enter_exit(
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 40, i32 257,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 257,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 32, i32 2307,
+// LOWERED: call void @__accrt_attach(ptr %{{.*}}, i32 0,
+// LOWERED: call void @__accrt_attach(ptr %{{.*}}, i32 0,
+// LOWERED-NOT: __accrt_attach
+// Detached (finalize: 0x200) before every exit; copyout(zero:) is COPYOUT | DYNAMIC | FINALIZE | ZERO.
+// LOWERED: call void @__accrt_detach(ptr %{{.*}}, i32 512,
+// LOWERED: call void @__accrt_detach(ptr %{{.*}}, i32 512,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 2818,
+void enter_exit(struct S *s, int n) {
+#pragma acc enter data copyin(s[0:1]) attach(s->p) copyin(s->p[0:n]) create(zero: s->arr[0:4])
+#pragma acc exit data copyout(zero: s->p[0:n]) detach(s->p) finalize
+}
+
+// CHECK-LABEL: define dso_local void @compute(
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[COPY]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[ATTACH]], ptr noundef %b{{[0-9]*}}, i64 noundef 0, i64 noundef 1, i64 noundef 8,
+// The struct value is mapped implicitly: attached after that, detached before its exit.
+// LOWERED-LABEL: define dso_local void @compute(
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call void @__accrt_attach(
+// LOWERED: call void @__accrt_launch(
+// LOWERED: call void @__accrt_detach(
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 16, i32 0,
+struct V { double *a; double *b; };
+void compute(int n) {
+  struct V v;
+#pragma acc parallel loop copy(v.b[0:n])
+  for (int i = 0; i < n; i++) v.b[i] = i;
+}
+
+// Two-dimensional sections: a `lower, length, extent` triple per trailing dimension after
+// the text; a plain pointer section (`q[0:n]`) has no attach action.
+// CHECK-LABEL: define dso_local void @matrix(
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[COPYIN]], ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 56, ptr noundef {{@.str[.0-9]*}}, i64 noundef 0, i64 noundef 7, i64 noundef 7)
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[COPYIN]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 56, ptr noundef {{@.str[.0-9]*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 7)
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[COPYIN]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef {{@.str[.0-9]*}})
+// CHECK: call void @__acc_end(i32 noundef 4)
+// Constant whole dimensions need no check; one only known at run time is checked there.
+// LOWERED-LABEL: define dso_local void @matrix(
+// LOWERED: call void @__accrt_check_dim(i64 0, i64 %{{.*}}, i64 7, i32 2,
+// LOWERED-NOT: __accrt_check_dim
+// LOWERED: call void @__accrt_data_enter(
+void matrix(double a[][7], double *q, int m, int n) {
+#pragma acc enter data copyin(a[1:n][0:7]) copyin(a[0:n][0:m]) copyin(q[0:n])
+#ifdef APART
+// APART: attach.c:[[@LINE+1]]:9: error: 'a[0:n][2:5]' in a 'copy' clause is not contiguous: dimension 2 takes [2:5] of rows of 7 elements, so the parts of the rows lie apart in memory; accc maps contiguous sections only: every dimension after the first must be whole ([0:7] or [:])
+#pragma acc data copy(a[0:n][2:5])
+  a[0][0] = 1;
+#endif
+}
+
+#ifdef ROWS
+// ROWS: attach.c:[[@LINE+2]]:9: error: OpenACC 'p[0:n][0:m]' (a section whose rows are pointers, as with 'double **p'; map the row pointers and then each row on its own: enter data copyin(p[0:n]), then copyin(p[i][0:m]) for each i, which attaches p[i]) is not supported yet
+void rows(double **p, int n, int m) {
+#pragma acc data copy(p[0:n][0:m])
+  p[0][0] = 1;
+}
+#endif
