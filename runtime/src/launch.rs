@@ -1,5 +1,6 @@
-//! Kernel launch (`__accrt_launch`): module/function loading with caching, the
-//! launch-size decision (pure functions, unit-tested), and the launch itself.
+//! Kernel launch (`__accrt_launch`): module/function loading with caching (the function
+//! and its thread limit, asked of the driver once per kernel: [`Loaded`]), the launch-size
+//! decision (pure functions, unit-tested), and the launch itself.
 //!
 //! Sizes: the user's `num_gangs`/`num_workers`/`vector_length` values were checked to be
 //! positive before the region started (`size_clause_error`, through
@@ -171,19 +172,37 @@ pub fn cap_gangs(size: Size, flags: u64, cap: u32) -> Size {
 /// Loaded modules by image address.
 static MODULES: Mutex<Option<HashMap<usize, Handle>>> = Mutex::new(None);
 
-/// The kernel's `CUfunction`, loaded on first use and cached in `k.cache`.
-fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
+/// A kernel as loaded on the GPU: what a launch needs from the driver besides the launch
+/// itself, asked once per kernel (descriptor) and kept in its `cache` field. Nothing else a
+/// launch asks the driver is per kernel: the device's limits are read once at selection
+/// (device.rs), the context is made current once per host thread, a queue's stream once per
+/// queue (queue.rs); what is left per launch is `cuLaunchKernel` itself (and, for a
+/// synchronous launch, `cuCtxSynchronize`).
+#[derive(Debug)]
+pub struct Loaded {
+    pub func: Handle,
+    /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: fixed once the module is loaded.
+    pub max_threads: u32,
+}
+
+/// The kernel as loaded (module, function, attributes), loaded on first use; `k.cache`
+/// then points to a [`Loaded`] that lives as long as the process.
+fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static Loaded {
     // SAFETY: `cache` is a pointer-sized, pointer-aligned field of a live descriptor that
     // only the runtime accesses, and it is only accessed atomically.
     let cache = unsafe { AtomicPtr::from_ptr(std::ptr::addr_of_mut!((*k).cache)) };
+    let loaded = |p: *mut c_void| {
+        // SAFETY: a non-null cache holds a leaked `Loaded` (stored below, never freed).
+        unsafe { &*(p as *const Loaded) }
+    };
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
-        return Handle(f);
+        return loaded(f);
     }
     let mut modules = MODULES.lock().unwrap_or_else(|e| e.into_inner());
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
-        return Handle(f);
+        return loaded(f);
     }
     assert!(
         !kd.image.is_null() && kd.image_size > 0,
@@ -201,8 +220,10 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
     // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.
     let name = unsafe { CStr::from_ptr(kd.name) };
     let func = cuda::module_get_function(module, name).unwrap_or_else(|e| e.fail(what));
-    cache.store(func.0, Ordering::Release);
-    func
+    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(what));
+    let l: &'static Loaded = Box::leak(Box::new(Loaded { func, max_threads: max_threads.max(1) as u32 }));
+    cache.store(l as *const Loaded as *mut c_void, Ordering::Release);
+    l
 }
 
 /// Launch kernel `k` on queue `q` (the synchronous queue: and wait for it).
@@ -238,9 +259,8 @@ pub unsafe fn launch(
     let wanted = adjust_for_kernel(req, kd.flags);
     match target {
         Target::Gpu(gpu) => {
-            let func = load_function(k, kd, &what);
-            let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
-            let size = clamp(wanted, max_threads.max(1) as u32, gpu.max_grid_x);
+            let Loaded { func, max_threads } = *load_function(k, kd, &what);
+            let size = clamp(wanted, max_threads, gpu.max_grid_x);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             let size = cap_gangs(size, kd.flags, wave);
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));

@@ -48,7 +48,8 @@ pub struct AccrtKernel {
     pub name: *const c_char,
     pub function: *const c_char,
     pub loc: *const c_char,
-    /// Runtime-owned, starts null: the loaded `CUfunction`.
+    /// Runtime-owned, starts null: the loaded kernel (`launch::Loaded`: its `CUfunction` and
+    /// thread limit).
     pub cache: *mut c_void,
     /// The kernel's host copy for the emulator (`void entry(void **args)`).
     pub emulator_entry: Option<emu::Entry>,
