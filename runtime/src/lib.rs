@@ -15,6 +15,7 @@
 //! - [`scratch`]: the scratch memory of gang-level reductions;
 //! - [`emu`]: the device emulator (`ACC_DEVICE_TYPE=emulator`);
 //! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
+//! - [`pool`]: reuse of the device blocks of data clauses;
 //! - [`notify`]: `ACC_NOTIFY` output; [`diag`]: error reporting and exit.
 
 use std::ffi::{c_char, c_void};
@@ -30,6 +31,7 @@ pub mod image;
 pub mod launch;
 pub mod mem;
 pub mod notify;
+pub mod pool;
 pub mod present;
 pub mod queue;
 pub mod scratch;

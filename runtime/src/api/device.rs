@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use super::{fail, DevType};
 use crate::device::{self, Request};
 use crate::diag::guard;
-use crate::{cuda, queue};
+use crate::{cuda, mem, queue};
 
 /// The device type in use (selecting the device if that has not happened yet): the emulator
 /// is the NVIDIA device.
@@ -239,9 +239,11 @@ fn emulator_props() -> Props {
 
 fn gpu_props(n: i32) -> Option<Props> {
     let dev = cuda::device_get(n).ok()?;
-    // Free memory needs the device's context: only for the device the program uses.
+    // Free memory needs the device's context: only for the device the program uses. The
+    // blocks the runtime keeps for reuse (mem.rs's pool) count as free: it lets go of them
+    // when an allocation needs the room.
     let free_memory = if n == device::device_num() && device::gpu().is_some() {
-        cuda::mem_get_info().map_or(0, |(free, _)| free as u64)
+        cuda::mem_get_info().map_or(0, |(free, _)| (free + mem::pooled_bytes()) as u64)
     } else {
         0
     };
