@@ -105,7 +105,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 36] = [
+const USED: [&CStr; 37] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -139,6 +139,7 @@ const USED: [&CStr; 36] = [
     c"cuEventQuery",
     c"cuEventSynchronize",
     c"cuEventDestroy_v2",
+    c"cuEventElapsedTime",
     c"cuMemcpyHtoDAsync_v2",
     c"cuMemcpyDtoHAsync_v2",
     c"cuMemcpyDtoDAsync_v2",
@@ -417,9 +418,29 @@ pub fn event_create() -> Result<Handle, CuError> {
     Ok(Handle(e.cast()))
 }
 
-/// Records `event` at the current end of `stream`.
+/// A new event that records a time stamp (`ACC_TIME`, profile/), for [`event_elapsed_ms`].
+pub fn event_create_timed() -> Result<Handle, CuError> {
+    let mut e = std::ptr::null_mut();
+    let flags = sys::CUevent_flags_enum::CU_EVENT_DEFAULT as c_uint;
+    // SAFETY: writes one CUevent to a valid local; the caller made a context current.
+    check("cuEventCreate", unsafe { sys::cuEventCreate(&mut e, flags) })?;
+    Ok(Handle(e.cast()))
+}
+
+/// Milliseconds between two completed timed events ([`event_create_timed`]) recorded on
+/// one stream.
+pub fn event_elapsed_ms(start: Handle, stop: Handle) -> Result<f32, CuError> {
+    let mut ms = 0f32;
+    // SAFETY: writes one float to a valid local; both events are live timed events.
+    check("cuEventElapsedTime", unsafe { sys::cuEventElapsedTime(&mut ms, start.0.cast(), stop.0.cast()) })?;
+    Ok(ms)
+}
+
+/// Records `event` at the current end of `stream` (`Handle(null)`: the legacy default
+/// stream, where the synchronous calls go).
 pub fn event_record(event: Handle, stream: Handle) -> Result<(), CuError> {
-    // SAFETY: both handles are live (event_create, stream_create).
+    // SAFETY: the event is live (event_create[_timed]) and the stream live (stream_create)
+    // or null (the legacy default stream).
     check("cuEventRecord", unsafe { sys::cuEventRecord(event.0.cast(), stream.0.cast()) })
 }
 

@@ -1,6 +1,7 @@
 //! Kernel launch (`__accrt_launch`): module/function loading with caching (the function
 //! and its thread limit, asked of the driver once per kernel: [`Loaded`]), the launch-size
-//! decision (pure functions, unit-tested), and the launch itself.
+//! decision (pure functions, unit-tested), and the launch itself (timed for `ACC_TIME`,
+//! profile/).
 //!
 //! Sizes: the user's `num_gangs`/`num_workers`/`vector_length` values were checked to be
 //! positive before the region started (`size_clause_error`, through
@@ -40,7 +41,7 @@ use std::sync::Mutex;
 use crate::cuda::{self, Handle};
 use crate::device::Target;
 use crate::queue::{self, Queue};
-use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Held across the launch of an `ACCRT_KERNEL_LINK_SLOT` kernel until the kernel is done.
 static LINK_SLOT: Mutex<()> = Mutex::new(());
@@ -267,11 +268,13 @@ pub unsafe fn launch(
             let stream = queue::stream(q);
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
+                let timer = profile::start_gpu(stream);
                 // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
                 // sizes are within the device and kernel limits. The driver copies the
                 // argument values at the call, so the stub's slots may go away afterwards.
                 unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), stream, args) }
                     .unwrap_or_else(|e| e.fail(&what));
+                profile::launched(timer, &loc, &host_fn, &name, size);
                 if stream.is_none() {
                     return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
                 }
@@ -298,10 +301,12 @@ pub unsafe fn launch(
             notify_launch(&name, &host_fn, &loc, size, req, &sched);
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
+                let timer = profile::start_host();
                 // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
                 // parameter array (caller's guarantee).
                 unsafe { emu::launch(entry, size, args) }
                     .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
+                profile::launched(timer, &loc, &host_fn, &name, size);
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.

@@ -293,6 +293,8 @@ pub fn host_wait(q: Queue, by: &str) {
     let mut st = state();
     st.synchronize(key, by);
     st.reap(false);
+    drop(st);
+    crate::profile::queue_done();
 }
 
 /// Queue `on` waits for queue `q`'s work so far (OpenACC `wait(q) async(on)`,
