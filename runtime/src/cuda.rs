@@ -105,7 +105,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 37] = [
+const USED: [&CStr; 36] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -139,7 +139,6 @@ const USED: [&CStr; 37] = [
     c"cuEventQuery",
     c"cuEventSynchronize",
     c"cuEventDestroy_v2",
-    c"cuEventElapsedTime",
     c"cuMemcpyHtoDAsync_v2",
     c"cuMemcpyDtoHAsync_v2",
     c"cuMemcpyDtoDAsync_v2",
@@ -427,9 +426,22 @@ pub fn event_create_timed() -> Result<Handle, CuError> {
     Ok(Handle(e.cast()))
 }
 
+/// Whether the driver has function `name`, for functions a program can run without (not in
+/// [`USED`], which a driver must have for the GPU to be used at all).
+fn has(name: &CStr) -> bool {
+    // SAFETY: `load` succeeded (no wrapper runs before it), so culib() does not panic; the
+    // symbol is only looked up, not called through this type.
+    matches!(LOADED.get(), Some(Ok(()))) && unsafe { sys::culib().get::<*const c_void>(name) }.is_ok()
+}
+
 /// Milliseconds between two completed timed events ([`event_create_timed`]) recorded on
-/// one stream.
+/// one stream. Only `ACC_TIME` needs it, so a driver without `cuEventElapsedTime` still
+/// runs programs: the call then fails (CUDA_ERROR_NOT_FOUND) and the time is left out.
 pub fn event_elapsed_ms(start: Handle, stop: Handle) -> Result<f32, CuError> {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    if !*HAS.get_or_init(|| has(c"cuEventElapsedTime")) {
+        return Err(CuError { call: "cuEventElapsedTime", code: CUresult::CUDA_ERROR_NOT_FOUND as i32 });
+    }
     let mut ms = 0f32;
     // SAFETY: writes one float to a valid local; both events are live timed events.
     check("cuEventElapsedTime", unsafe { sys::cuEventElapsedTime(&mut ms, start.0.cast(), stop.0.cast()) })?;
