@@ -19,7 +19,7 @@ typedef struct accrt_kernel {
   const char *name;        /* kernel symbol in the cubin */
   const char *function;    /* host function that held the region, for ACC_NOTIFY */
   const char *loc;         /* "file:line:col" of the compute construct */
-  void *cache;             /* runtime-owned, starts null: the loaded CUfunction */
+  void *cache;             /* runtime-owned, starts null: the loaded kernel (CUfunction, limits) */
   void (*emulator_entry)(void **args); /* the kernel's host copy, for ACC_DEVICE_TYPE=emulator */
   uint64_t flags;          /* ACCRT_KERNEL_* */
   uint64_t reduce_vars;    /* number of gang-level reduction variables (0: none) */

@@ -418,9 +418,42 @@ pub fn event_create() -> Result<Handle, CuError> {
     Ok(Handle(e.cast()))
 }
 
-/// Records `event` at the current end of `stream`.
+/// A new event that records a time stamp (`ACC_TIME`, profile/), for [`event_elapsed_ms`].
+pub fn event_create_timed() -> Result<Handle, CuError> {
+    let mut e = std::ptr::null_mut();
+    let flags = sys::CUevent_flags_enum::CU_EVENT_DEFAULT as c_uint;
+    // SAFETY: writes one CUevent to a valid local; the caller made a context current.
+    check("cuEventCreate", unsafe { sys::cuEventCreate(&mut e, flags) })?;
+    Ok(Handle(e.cast()))
+}
+
+/// Whether the driver has function `name`, for functions a program can run without (not in
+/// [`USED`], which a driver must have for the GPU to be used at all).
+fn has(name: &CStr) -> bool {
+    // SAFETY: `load` succeeded (no wrapper runs before it), so culib() does not panic; the
+    // symbol is only looked up, not called through this type.
+    matches!(LOADED.get(), Some(Ok(()))) && unsafe { sys::culib().get::<*const c_void>(name) }.is_ok()
+}
+
+/// Milliseconds between two completed timed events ([`event_create_timed`]) recorded on
+/// one stream. Only `ACC_TIME` needs it, so a driver without `cuEventElapsedTime` still
+/// runs programs: the call then fails (CUDA_ERROR_NOT_FOUND) and the time is left out.
+pub fn event_elapsed_ms(start: Handle, stop: Handle) -> Result<f32, CuError> {
+    static HAS: OnceLock<bool> = OnceLock::new();
+    if !*HAS.get_or_init(|| has(c"cuEventElapsedTime")) {
+        return Err(CuError { call: "cuEventElapsedTime", code: CUresult::CUDA_ERROR_NOT_FOUND as i32 });
+    }
+    let mut ms = 0f32;
+    // SAFETY: writes one float to a valid local; both events are live timed events.
+    check("cuEventElapsedTime", unsafe { sys::cuEventElapsedTime(&mut ms, start.0.cast(), stop.0.cast()) })?;
+    Ok(ms)
+}
+
+/// Records `event` at the current end of `stream` (`Handle(null)`: the legacy default
+/// stream, where the synchronous calls go).
 pub fn event_record(event: Handle, stream: Handle) -> Result<(), CuError> {
-    // SAFETY: both handles are live (event_create, stream_create).
+    // SAFETY: the event is live (event_create[_timed]) and the stream live (stream_create)
+    // or null (the legacy default stream).
     check("cuEventRecord", unsafe { sys::cuEventRecord(event.0.cast(), stream.0.cast()) })
 }
 

@@ -31,7 +31,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use crate::present::{Counter, PartiallyPresent, PresentTable, Released, UnmapError};
 use crate::queue::Queue;
-use crate::{declare, device, diag, mem, notify};
+use crate::{declare, device, diag, mem, notify, profile};
 
 /// The `kind` argument of `__accrt_data_enter/exit`, without its flag bits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,18 +258,22 @@ fn text_of<'a>(item: &Item<'a>) -> &'a str {
 
 fn upload(item: &Item, dev: mem::DevPtr, len: usize, q: Queue) {
     notify::transfer("upload", text_of(item), len);
+    let timer = profile::start_on(q);
     // SAFETY: the caller passes a host range it may read (the clause's array section, or a
     // routine's argument); `dev` lies in a device allocation covering that range, which is
     // released only after the queue's work (mem::release).
     unsafe { mem::copy_to_device_on(q, dev, item.host, len, &item.error_context()) }
+    profile::transferred(timer, &item.site, profile::Dir::ToDevice, len);
 }
 
 fn download(item: &Item, dev: mem::DevPtr, len: usize, q: Queue) {
     notify::transfer("download", text_of(item), len);
+    let timer = profile::start_on(q);
     // SAFETY: the caller passes a host range it may write until the queue's work is done
     // (OpenACC: the program waits before it touches the data); `dev` lies in a device
     // allocation covering that range, released only after the queue's work.
     unsafe { mem::copy_from_device_on(q, item.host, dev, len, &item.error_context()) }
+    profile::transferred(timer, &item.site, profile::Dir::FromDevice, len);
 }
 
 /// Entry of one data item with reference counter `c`, its upload on queue `q`; a device copy

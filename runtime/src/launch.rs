@@ -1,5 +1,7 @@
-//! Kernel launch (`__accrt_launch`): module/function loading with caching, the
-//! launch-size decision (pure functions, unit-tested), and the launch itself.
+//! Kernel launch (`__accrt_launch`): module/function loading with caching (the function
+//! and its thread limit, asked of the driver once per kernel: [`Loaded`]), the launch-size
+//! decision (pure functions, unit-tested), and the launch itself (timed for `ACC_TIME`,
+//! profile/).
 //!
 //! Sizes: the user's `num_gangs`/`num_workers`/`vector_length` values were checked to be
 //! positive before the region started (`size_clause_error`, through
@@ -39,7 +41,7 @@ use std::sync::Mutex;
 use crate::cuda::{self, Handle};
 use crate::device::Target;
 use crate::queue::{self, Queue};
-use crate::{device, diag, emu, notify, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Held across the launch of an `ACCRT_KERNEL_LINK_SLOT` kernel until the kernel is done.
 static LINK_SLOT: Mutex<()> = Mutex::new(());
@@ -171,19 +173,31 @@ pub fn cap_gangs(size: Size, flags: u64, cap: u32) -> Size {
 /// Loaded modules by image address, per device.
 static MODULES: device::PerDevice<Mutex<HashMap<usize, Handle>>> = device::PerDevice::new(|| Mutex::new(HashMap::new()));
 
-/// The per-device `CUfunction`s of one kernel: what `accrt_kernel.cache` points to once the
-/// kernel has been loaded on any device (never freed: descriptors live as long as the
-/// program).
-type FunctionCache = [AtomicPtr<c_void>; device::MAX_DEVICES];
+/// A kernel as loaded on one GPU: what a launch needs from the driver besides the launch
+/// itself, asked once per kernel (descriptor) and device. Nothing else a launch asks the
+/// driver is per kernel: the device's limits are read once when it is opened (device.rs),
+/// the context is made current once per host thread and device, a queue's stream once per
+/// queue (queue.rs); what is left per launch is `cuLaunchKernel` itself (and, for a
+/// synchronous launch, `cuCtxSynchronize`).
+#[derive(Debug)]
+pub struct Loaded {
+    pub func: Handle,
+    /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: fixed once the module is loaded.
+    pub max_threads: u32,
+}
 
-/// Kernel `k`'s function cache, made at its first load.
-fn function_cache(k: *mut AccrtKernel) -> &'static FunctionCache {
+/// One kernel's [`Loaded`] per device: what `accrt_kernel.cache` points to once the kernel
+/// has been loaded on any device (never freed: descriptors live as long as the program).
+type LoadedPerDevice = [AtomicPtr<c_void>; device::MAX_DEVICES];
+
+/// Kernel `k`'s per-device cache, made at its first load.
+fn device_cache(k: *mut AccrtKernel) -> &'static LoadedPerDevice {
     // SAFETY: `cache` is a pointer-sized, pointer-aligned field of a live descriptor that
     // only the runtime accesses, and it is only accessed atomically.
     let field = unsafe { AtomicPtr::from_ptr(std::ptr::addr_of_mut!((*k).cache)) };
     let mut p = field.load(Ordering::Acquire);
     if p.is_null() {
-        let fresh: *mut FunctionCache = Box::into_raw(Box::new([const { AtomicPtr::new(std::ptr::null_mut::<c_void>()) }; device::MAX_DEVICES]));
+        let fresh: *mut LoadedPerDevice = Box::into_raw(Box::new([const { AtomicPtr::new(std::ptr::null_mut::<c_void>()) }; device::MAX_DEVICES]));
         p = match field.compare_exchange(std::ptr::null_mut(), fresh.cast(), Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => fresh.cast(),
             Err(theirs) => {
@@ -193,22 +207,26 @@ fn function_cache(k: *mut AccrtKernel) -> &'static FunctionCache {
             }
         };
     }
-    // SAFETY: a non-null `cache` always points to a leaked FunctionCache (above).
-    unsafe { &*(p as *const FunctionCache) }
+    // SAFETY: a non-null `cache` always points to a leaked LoadedPerDevice (above).
+    unsafe { &*(p as *const LoadedPerDevice) }
 }
 
-/// The kernel's `CUfunction` on the calling thread's device, loaded on first use and cached
-/// through `k.cache`.
-fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
-    let cache = &function_cache(k)[device::slot()];
+/// The kernel as loaded on the calling thread's device (module, function, attributes),
+/// loaded on first use and kept through `k.cache`.
+fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static Loaded {
+    let cache = &device_cache(k)[device::slot()];
+    let loaded = |p: *mut c_void| {
+        // SAFETY: a non-null slot holds a leaked `Loaded` (stored below, never freed).
+        unsafe { &*(p as *const Loaded) }
+    };
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
-        return Handle(f);
+        return loaded(f);
     }
     let mut modules = MODULES.get().lock().unwrap_or_else(|e| e.into_inner());
     let f = cache.load(Ordering::Acquire);
     if !f.is_null() {
-        return Handle(f);
+        return loaded(f);
     }
     assert!(
         !kd.image.is_null() && kd.image_size > 0,
@@ -225,8 +243,10 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> Handle {
     // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.
     let name = unsafe { CStr::from_ptr(kd.name) };
     let func = cuda::module_get_function(module, name).unwrap_or_else(|e| e.fail(what));
-    cache.store(func.0, Ordering::Release);
-    func
+    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(what));
+    let l: &'static Loaded = Box::leak(Box::new(Loaded { func, max_threads: max_threads.max(1) as u32 }));
+    cache.store(l as *const Loaded as *mut c_void, Ordering::Release);
+    l
 }
 
 /// Launch kernel `k` on queue `q` (the synchronous queue: and wait for it).
@@ -262,20 +282,21 @@ pub unsafe fn launch(
     let wanted = adjust_for_kernel(req, kd.flags);
     match target {
         Target::Gpu(gpu) => {
-            let func = load_function(k, kd, &what);
-            let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
-            let size = clamp(wanted, max_threads.max(1) as u32, gpu.max_grid_x);
+            let Loaded { func, max_threads } = *load_function(k, kd, &what);
+            let size = clamp(wanted, max_threads, gpu.max_grid_x);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             let size = cap_gangs(size, kd.flags, wave);
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
             let stream = queue::stream(q);
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
+                let timer = profile::start_gpu(stream);
                 // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
                 // sizes are within the device and kernel limits. The driver copies the
                 // argument values at the call, so the stub's slots may go away afterwards.
                 unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), stream, args) }
                     .unwrap_or_else(|e| e.fail(&what));
+                profile::launched(timer, &loc, &host_fn, &name, size);
                 if stream.is_none() {
                     return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
                 }
@@ -302,10 +323,12 @@ pub unsafe fn launch(
             notify_launch(&name, &host_fn, &loc, size, req, &sched);
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
+                let timer = profile::start_host();
                 // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
                 // parameter array (caller's guarantee).
                 unsafe { emu::launch(entry, size, args) }
                     .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
+                profile::launched(timer, &loc, &host_fn, &name, size);
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.

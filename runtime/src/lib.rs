@@ -15,6 +15,8 @@
 //! - [`scratch`]: the scratch memory of gang-level reductions;
 //! - [`emu`]: the device emulator (`ACC_DEVICE_TYPE=emulator`);
 //! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
+//! - [`pool`]: reuse of the device blocks of data clauses;
+//! - [`profile`]: the `ACC_TIME` summary at exit;
 //! - [`notify`]: `ACC_NOTIFY` output; [`diag`]: error reporting and exit.
 
 use std::ffi::{c_char, c_void};
@@ -30,7 +32,9 @@ pub mod image;
 pub mod launch;
 pub mod mem;
 pub mod notify;
+pub mod pool;
 pub mod present;
+pub mod profile;
 pub mod queue;
 pub mod scratch;
 pub mod staging;
@@ -48,7 +52,8 @@ pub struct AccrtKernel {
     pub name: *const c_char,
     pub function: *const c_char,
     pub loc: *const c_char,
-    /// Runtime-owned, starts null: the loaded `CUfunction`.
+    /// Runtime-owned, starts null: the loaded kernel (`launch::Loaded`: its `CUfunction` and
+    /// thread limit).
     pub cache: *mut c_void,
     /// The kernel's host copy for the emulator (`void entry(void **args)`).
     pub emulator_entry: Option<emu::Entry>,
@@ -132,6 +137,13 @@ unsafe fn with_item<T>(
     })
 }
 
+/// Counts one clause item of a directive for `ACC_TIME` (profile/).
+fn count_item(it: &Item, op: profile::Op) {
+    if let Site::Clause { loc, text } = it.site {
+        profile::directive(loc, text, op);
+    }
+}
+
 /// The queue a directive's async argument `queue` names (`None`: the synchronous forms);
 /// an invalid argument is an error at the item's directive, also on the host path.
 fn item_queue(it: &Item, queue: Option<i64>) -> Queue {
@@ -152,6 +164,7 @@ unsafe fn data_enter(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_cha
         with_item(host, bytes, loc, text, |it| {
             let q = item_queue(it, queue);
             let c = Kind::from_abi(kind);
+            count_item(it, profile::Op::Enter);
             data::enter(it, c.kind, c.counter, c.zero, q);
         })
     })
@@ -167,6 +180,7 @@ unsafe fn data_exit(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char
         with_item(host, bytes, loc, text, |it| {
             let q = item_queue(it, queue);
             let c = Kind::from_abi(kind);
+            count_item(it, profile::Op::Exit);
             data::exit(it, c.kind, c.counter, c.finalize, q)
         })
     })
@@ -289,6 +303,7 @@ unsafe fn update(host: *mut c_void, bytes: i64, flags: i32, loc: *const c_char, 
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
             let q = item_queue(it, queue);
+            count_item(it, profile::Op::Update);
             data::update(it, to_device, update_if_present(flags), q)
         })
     })

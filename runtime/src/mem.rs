@@ -7,17 +7,26 @@
 //! the memory routines ([`check_range`], [`is_block`]); on the GPU the CUDA driver reports
 //! bad addresses itself.
 //!
+//! Data clauses' blocks come from a pool ([`alloc`], pool.rs): released blocks are kept for
+//! the next allocation of their size class, on the GPU and the emulator alike, so a loop of
+//! data regions allocates once; `acc_malloc` and the reduction scratch get blocks of their
+//! own ([`alloc_block`]). The pool's free blocks are freed at the program's end.
+//!
 //! Operations of an async queue (`*_on`, [`release`]) go on the queue's CUDA stream on the
-//! GPU (queue.rs); on the emulator they are the synchronous ones. A GPU allocation that
-//! fails for lack of memory is retried once after the blocks whose release waits for a queue
-//! have been freed. Not here: host memory of the host target (api/memory.rs).
+//! GPU (queue.rs); on the emulator they are the synchronous ones. A released block reaches
+//! the pool (or `cuMemFree`, [`recycle`]) only once no queue can still use it. A GPU
+//! allocation that fails for lack of memory is retried after the blocks whose release waits
+//! for a queue have been freed, then after the pool's free blocks have been freed, then (a
+//! pool block) with the exact size. Not here: host memory of the host target
+//! (api/memory.rs).
 
 use std::alloc::Layout;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ffi::c_void;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
 use crate::device::{self, Target};
+use crate::pool::{self, Pool};
 use crate::queue::{self, Queue};
 use crate::{cuda, staging};
 
@@ -27,9 +36,9 @@ pub use crate::cuda::DevPtr;
 const EMU_ALIGN: usize = 256;
 
 /// Emulator allocations and their layouts, by address.
-static EMU_BLOCKS: Mutex<Option<HashMap<DevPtr, Layout>>> = Mutex::new(None);
+static EMU_BLOCKS: Mutex<BTreeMap<DevPtr, Layout>> = Mutex::new(BTreeMap::new());
 
-fn emu_blocks() -> std::sync::MutexGuard<'static, Option<HashMap<DevPtr, Layout>>> {
+fn emu_blocks() -> MutexGuard<'static, BTreeMap<DevPtr, Layout>> {
     EMU_BLOCKS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -37,22 +46,136 @@ fn target() -> &'static Target {
     device::target().expect("device memory used while regions run on the host")
 }
 
-/// `len` (> 0) bytes of device memory.
-pub fn alloc(len: usize, what: &str) -> DevPtr {
+/// One pool per device: a block is only ever reused on the device that allocated it.
+static POOL: device::PerDevice<Mutex<Option<Pool>>> = device::PerDevice::new(|| Mutex::new(None));
+
+/// The calling thread's device's pool of data-clause blocks (pool.rs), made at first use
+/// with its limit: a quarter of the GPU's memory, [`EMU_POOL_LIMIT`] on the emulator.
+fn pool() -> MutexGuard<'static, Option<Pool>> {
+    POOL.get().lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Bytes of free blocks the emulator's pool keeps at most.
+pub const EMU_POOL_LIMIT: usize = 256 << 20;
+
+fn pool_limit() -> usize {
     match target() {
-        Target::Gpu(_) => cuda::mem_alloc(len)
-            .or_else(|e| if e.is_out_of_memory() && queue::drain_deferred() { cuda::mem_alloc(len) } else { Err(e) })
-            .unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(g) => cuda::device_total_mem(g.device).map_or(EMU_POOL_LIMIT, |total| total / 4),
+        Target::Emulator => EMU_POOL_LIMIT,
+    }
+}
+
+/// Runs `f` on the pool (made at first use; the first also registers its release at exit).
+fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
+    let mut p = pool();
+    let p = p.get_or_insert_with(|| {
+        // SAFETY: registers a plain function with no preconditions.
+        unsafe { atexit(release_pool_at_exit) };
+        Pool::new(pool_limit())
+    });
+    f(p)
+}
+
+/// `len` (> 0) bytes of device memory for a data clause: a block of the pool (pool.rs),
+/// reused or new. Give it back with [`release`].
+pub fn alloc(len: usize, what: &str) -> DevPtr {
+    let Some(class) = pool::class_of(len) else { return alloc_block(len, what) };
+    if let Some(p) = with_pool(|pool| pool.take(class)) {
+        return p;
+    }
+    let p = match try_alloc(class) {
+        Ok(p) => p,
+        // Out of memory: retry without the pool's free blocks, then with the exact size
+        // (not pooled: a block of its own).
+        Err(e) if e.is_out_of_memory() => {
+            trim_pool();
+            match try_alloc(class) {
+                Ok(p) => p,
+                Err(e) if e.is_out_of_memory() && class > len => return alloc_block(len, what),
+                Err(e) => e.fail(what),
+            }
+        }
+        Err(e) => e.fail(what),
+    };
+    with_pool(|pool| pool.allocated(p, class));
+    p
+}
+
+/// `len` (> 0) bytes of device memory, a block of its own (`acc_malloc`, the reduction
+/// scratch): freed with [`free`] or [`release`].
+pub fn alloc_block(len: usize, what: &str) -> DevPtr {
+    try_alloc(len)
+        .or_else(|e| {
+            if e.is_out_of_memory() && trim_pool() {
+                try_alloc(len)
+            } else {
+                Err(e)
+            }
+        })
+        .unwrap_or_else(|e| e.fail(what))
+}
+
+/// One device allocation of `len` bytes; on the GPU, after a failure for lack of memory, a
+/// second try once the blocks whose release waits for a queue are free.
+fn try_alloc(len: usize) -> Result<DevPtr, cuda::CuError> {
+    match target() {
+        Target::Gpu(_) => cuda::mem_alloc(len).or_else(|e| if e.is_out_of_memory() && queue::drain_deferred() { cuda::mem_alloc(len) } else { Err(e) }),
         Target::Emulator => {
             let layout = Layout::from_size_align(len.max(1), EMU_ALIGN).expect("allocation size fits");
             // SAFETY: the layout has a non-zero size.
-            let p = unsafe { std::alloc::alloc(layout) };
+            let mut p = unsafe { std::alloc::alloc(layout) };
+            if p.is_null() && trim_pool() {
+                // SAFETY: as above.
+                p = unsafe { std::alloc::alloc(layout) };
+            }
             if p.is_null() {
                 std::alloc::handle_alloc_error(layout);
             }
             let d = p as DevPtr;
-            emu_blocks().get_or_insert_with(HashMap::new).insert(d, layout);
-            d
+            emu_blocks().insert(d, layout);
+            Ok(d)
+        }
+    }
+}
+
+/// Frees the pool's free blocks; whether there were any.
+fn trim_pool() -> bool {
+    let blocks = pool().as_mut().map(Pool::trim).unwrap_or_default();
+    for &p in &blocks {
+        free(p, " while trimming the device memory pool");
+    }
+    !blocks.is_empty()
+}
+
+/// Bytes of device memory the pool keeps free for reuse (free memory for the program).
+pub fn pooled_bytes() -> usize {
+    pool().as_ref().map_or(0, Pool::cached)
+}
+
+extern "C" {
+    fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
+}
+
+/// At the end of the program: frees the pool's free blocks (errors are left unreported:
+/// the process is ending, and a failed kernel is reported by queue.rs).
+extern "C" fn release_pool_at_exit() {
+    if crate::diag::exiting_on_error() {
+        return;
+    }
+    device::for_each_opened(|_| release_pool_of_current_device());
+}
+
+/// [`release_pool_at_exit`] for the calling thread's device.
+fn release_pool_of_current_device() {
+    let Ok(mut p) = POOL.get().try_lock() else { return };
+    let blocks = p.as_mut().map(Pool::trim).unwrap_or_default();
+    drop(p);
+    for b in blocks {
+        match target() {
+            Target::Gpu(_) => {
+                let _ = cuda::mem_free(b);
+            }
+            Target::Emulator => free(b, ""),
         }
     }
 }
@@ -61,7 +184,7 @@ pub fn free(p: DevPtr, what: &str) {
     match target() {
         Target::Gpu(_) => cuda::mem_free(p).unwrap_or_else(|e| e.fail(what)),
         Target::Emulator => {
-            let layout = emu_blocks().as_mut().and_then(|m| m.remove(&p)).expect("freeing an emulator block that was never allocated");
+            let layout = emu_blocks().remove(&p).expect("freeing an emulator block that was never allocated");
             // SAFETY: `p` was returned by `alloc` with this layout and is freed once (removed
             // from the map above).
             unsafe { std::alloc::dealloc(p as *mut u8, layout) }
@@ -69,13 +192,23 @@ pub fn free(p: DevPtr, what: &str) {
     }
 }
 
-/// Frees device block `p` (from [`alloc`]) once no async queue can still use it: on the GPU
-/// at once when every queue is idle, else after the work enqueued so far (queue.rs); on the
-/// emulator at once.
+/// Frees device block `p` (from [`alloc`] or [`alloc_block`]) once no async queue can still
+/// use it: on the GPU at once when every queue is idle, else after the work enqueued so far
+/// (queue.rs); on the emulator at once. "Frees" a block of the pool: keeps it for reuse.
 pub fn release(p: DevPtr, what: &str) {
     match target() {
         Target::Gpu(_) => queue::release(p, what),
-        Target::Emulator => free(p, what),
+        Target::Emulator => recycle(p, what),
+    }
+}
+
+/// Block `p`, which no queue uses any more, goes back to the pool (a block of the pool) or is
+/// freed (a block of its own); blocks the pool evicts are freed.
+pub fn recycle(p: DevPtr, what: &str) {
+    let back = pool().as_mut().map_or(Err(pool::NotPooled), |pool| pool.give_back(p));
+    match back {
+        Ok(evicted) => evicted.iter().for_each(|&b| free(b, what)),
+        Err(pool::NotPooled) => free(p, what),
     }
 }
 
@@ -182,17 +315,23 @@ pub unsafe fn copy_device(dst: DevPtr, src: DevPtr, len: usize, what: &str) {
 pub fn check_range(p: DevPtr, len: usize) -> bool {
     match target() {
         Target::Gpu(_) => true,
-        Target::Emulator => emu_blocks().as_ref().is_some_and(|m| {
-            m.iter().any(|(&start, layout)| p >= start && p.saturating_add(len as u64) <= start + layout.size() as u64)
-        }),
+        // Blocks never overlap: only the last one starting at or before `p` can hold it.
+        Target::Emulator => emu_blocks()
+            .range(..=p)
+            .next_back()
+            .is_some_and(|(&start, layout)| p.saturating_add(len as u64) <= start + layout.size() as u64),
     }
 }
 
-/// Whether `p` is the start of a live allocation (one [`free`] accepts). Always true on the
-/// GPU (cuMemFree reports a bad address itself).
+/// Whether `p` is the start of a live block of its own ([`alloc_block`]: one `acc_free`
+/// accepts); a block of the pool never is. Otherwise always true on the GPU (cuMemFree
+/// reports a bad address itself).
 pub fn is_block(p: DevPtr) -> bool {
+    if pool().as_ref().is_some_and(|pool| pool.holds(p)) {
+        return false;
+    }
     match target() {
         Target::Gpu(_) => true,
-        Target::Emulator => emu_blocks().as_ref().is_some_and(|m| m.contains_key(&p)),
+        Target::Emulator => emu_blocks().contains_key(&p),
     }
 }

@@ -18,10 +18,18 @@
 //! a side table so that `deviceptr` of such an address (when no real entry contains it)
 //! can return null instead of reporting the data as missing.
 //!
+//! Lookups cost O(log n) in the number of present ranges, so programs that map thousands of
+//! buffers pay no more per clause or launch: host addresses are found by a `BTreeMap` range
+//! query (the last entry starting at or before the address, which alone can contain it,
+//! since entries never overlap), device addresses (`acc_hostptr`, `acc_free`'s check) by a
+//! second index of the entries by device start. Device ranges do not overlap either (each is
+//! its own allocation), unless the program maps one device block twice with `acc_map_data`;
+//! from then on a device lookup that misses the nearest range walks back further.
+//!
 //! What this module does not do: allocate, copy or free (data.rs does, from what the
 //! calls here return), or decide what a clause means.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Which reference counter an operation uses (§2.6.7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -135,6 +143,11 @@ pub struct PresentTable {
     empty: BTreeMap<usize, Refs>,
     /// Attachment counters (§2.6.8), by the host address of the attached pointer.
     attached: BTreeMap<usize, u64>,
+    /// The entries by (device start, host start): device → host lookups.
+    by_dev: BTreeSet<(u64, usize)>,
+    /// Whether two entries' device ranges have ever overlapped (`acc_map_data` of one device
+    /// block twice): device lookups then look past the nearest range.
+    dev_overlap: bool,
 }
 
 impl PresentTable {
@@ -143,6 +156,8 @@ impl PresentTable {
             entries: BTreeMap::new(),
             empty: BTreeMap::new(),
             attached: BTreeMap::new(),
+            by_dev: BTreeSet::new(),
+            dev_overlap: false,
         }
     }
 
@@ -183,7 +198,9 @@ impl PresentTable {
             Ok(Some(entry)) | Err(PartiallyPresent { entry }) => return Err(PartiallyPresent { entry }),
         }
         let e = Entry { start, end: start + len, dev, refs, mapped };
+        self.dev_overlap |= self.overlaps_on_device(dev, len);
         self.entries.insert(start, e);
+        self.by_dev.insert((dev, start));
         Ok(e)
     }
 
@@ -224,9 +241,18 @@ impl PresentTable {
         Ok(e)
     }
 
+    /// Whether device range `[dev, dev+len)` overlaps a present entry's device range.
+    fn overlaps_on_device(&self, dev: u64, len: usize) -> bool {
+        let end_of = |&(d, h): &(u64, usize)| d.saturating_add(self.entries[&h].len() as u64);
+        let before = self.by_dev.range(..=(dev, usize::MAX)).next_back().is_some_and(|b| end_of(b) > dev);
+        let after = self.by_dev.range((dev, usize::MAX)..).next().is_some_and(|&(d, _)| d < dev.saturating_add(len as u64));
+        before || after
+    }
+
     /// Removes the entry at `start` and the attachments of pointers inside it.
     fn remove(&mut self, start: usize) {
         if let Some(e) = self.entries.remove(&start) {
+            self.by_dev.remove(&(e.dev, e.start));
             let inside: Vec<usize> = self.attached.range(e.start..e.end).map(|(a, _)| *a).collect();
             for a in inside {
                 self.attached.remove(&a);
@@ -243,15 +269,18 @@ impl PresentTable {
     /// The host address whose device copy is at device address `dev` (strictly inside an
     /// entry's device range).
     pub fn host_of(&self, dev: u64) -> Option<usize> {
-        self.entries
-            .values()
-            .find(|e| dev >= e.dev && dev - e.dev < e.len() as u64)
+        // The nearest device range starting at or before `dev`; only it can hold `dev` while
+        // device ranges do not overlap.
+        let below = self.by_dev.range(..=(dev, usize::MAX)).rev().take(if self.dev_overlap { usize::MAX } else { 1 });
+        below
+            .map(|(_, h)| &self.entries[h])
+            .find(|e| dev - e.dev < e.len() as u64)
             .map(|e| e.start + (dev - e.dev) as usize)
     }
 
     /// Whether a range the runtime allocated (not mapped) has its device copy at `dev`.
     pub fn holds_device(&self, dev: u64) -> bool {
-        self.entries.values().any(|e| e.dev == dev && !e.mapped)
+        self.by_dev.range((dev, 0)..=(dev, usize::MAX)).any(|(_, h)| !self.entries[h].mapped)
     }
 
     /// Device address of host address `addr`: inside a present range, or one past its
@@ -552,6 +581,91 @@ mod tests {
         t.enter_empty(7000, Structured);
         assert_eq!(t.translate_pointer(6980, 7000), Ok(None));
         assert_eq!(t.translate_pointer(7000, 0), Ok(None));
+    }
+
+    /// A deterministic shuffle (SplitMix64) of `0..n`.
+    fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+        let mut state = seed;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut v: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            v.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        v
+    }
+
+    #[test]
+    fn thousands_of_buffers() {
+        // 5000 buffers of 100 + 8 * (i % 7) bytes, 4 KiB apart on the host, mapped in a
+        // scrambled order to device blocks in yet another order; every lookup, by host or
+        // by device address, finds its own buffer, and none finds a freed one.
+        const N: usize = 5000;
+        let host = |i: usize| 0x10_0000 + i * 4096;
+        let len = |i: usize| 100 + 8 * (i % 7);
+        let dev_slot = shuffled(N, 2);
+        let dev = |i: usize| 0x7000_0000 + dev_slot[i] as u64 * 1024;
+        let mut t = PresentTable::new();
+        for i in shuffled(N, 1) {
+            let c = if i % 2 == 0 { Structured } else { Dynamic };
+            t.insert(host(i), len(i), dev(i), c).unwrap();
+        }
+        assert_eq!(t.len(), N);
+        let check = |t: &PresentTable, i: usize, present: bool| {
+            let (h, l, d) = (host(i), len(i), dev(i));
+            if present {
+                assert_eq!(t.find(h + 8, l - 8).map(|e| e.map(|e| e.start)), Ok(Some(h)), "buffer {i}");
+                assert_eq!(t.translate(h + l), Some(d + l as u64), "one past the end of {i}");
+                assert_eq!(t.lookup(h + l - 1).map(|e| e.dev), Some(d));
+                assert_eq!(t.host_of(d + 5), Some(h + 5));
+                assert_eq!(t.host_of(d + l as u64), None, "past the device copy of {i}");
+                assert!(t.holds_device(d) && !t.holds_device(d + 1));
+            } else {
+                assert_eq!(t.find(h, l), Ok(None), "freed buffer {i}");
+                assert_eq!(t.lookup(h), None);
+                assert_eq!(t.host_of(d), None);
+                assert!(!t.holds_device(d));
+            }
+            // The gap after every buffer is not present.
+            assert_eq!(t.find(h + l + 1, 8), Ok(None));
+            assert_eq!(t.find(h + l - 4, 8).is_err(), present, "overlaps the end of {i}");
+        };
+        for i in 0..N {
+            check(&t, i, true);
+        }
+        // Release every third buffer (its last reference).
+        for i in (0..N).step_by(3) {
+            let c = if i % 2 == 0 { Structured } else { Dynamic };
+            assert!(matches!(t.release(host(i), c, false), Released::Last(_)));
+        }
+        for i in 0..N {
+            check(&t, i, i % 3 != 0);
+        }
+        assert_eq!(t.len(), N - N.div_ceil(3));
+    }
+
+    #[test]
+    fn device_lookups_with_a_device_block_mapped_twice() {
+        // acc_map_data of overlapping parts of one device block: the device index still
+        // finds every host address.
+        let mut t = PresentTable::new();
+        t.map(1000, 100, 0x5000).unwrap();
+        t.insert(5000, 8, 0x9000, Structured).unwrap();
+        assert!(!t.dev_overlap);
+        t.map(3000, 20, 0x5010).unwrap();
+        assert!(t.dev_overlap);
+        assert_eq!(t.host_of(0x5000), Some(1000));
+        assert_eq!(t.host_of(0x5050), Some(1080), "past the second mapping, inside the first");
+        assert!(matches!(t.host_of(0x5012), Some(1018) | Some(3002)));
+        assert_eq!(t.host_of(0x9004), Some(5004));
+        assert_eq!(t.host_of(0x5064), None);
+        assert!(!t.holds_device(0x5010), "mapped, the program's memory");
+        assert!(t.holds_device(0x9000));
     }
 
     #[test]

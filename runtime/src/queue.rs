@@ -262,7 +262,7 @@ impl State {
             for ev in &d.events {
                 cuda::event_destroy(*ev).unwrap_or_else(|e| e.fail(""));
             }
-            cuda::mem_free(d.ptr).unwrap_or_else(|e| e.fail(" while freeing device memory an exit released"));
+            crate::mem::recycle(d.ptr, " while freeing device memory an exit released");
             false
         });
     }
@@ -295,6 +295,8 @@ pub fn host_wait(q: Queue, by: &str) {
     let mut st = state();
     st.synchronize(key, by);
     st.reap(false);
+    drop(st);
+    crate::profile::queue_done();
 }
 
 /// Queue `on` waits for queue `q`'s work so far (OpenACC `wait(q) async(on)`,
@@ -388,7 +390,7 @@ pub fn release(p: DevPtr, what: &str) {
     }
     if events.is_empty() {
         drop(st);
-        cuda::mem_free(p).unwrap_or_else(|e| e.fail(what));
+        crate::mem::recycle(p, what);
     } else {
         st.deferred.push(Deferred { ptr: p, events });
     }

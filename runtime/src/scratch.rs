@@ -72,7 +72,7 @@ pub unsafe fn with_scratch<R>(
         if buf.len > 0 {
             mem::free(buf.ptr, what);
         }
-        *buf = Buffer { ptr: mem::alloc(bytes, what), len: bytes, clean: 0 };
+        *buf = Buffer { ptr: mem::alloc_block(bytes, what), len: bytes, clean: 0 };
     }
     if buf.clean < counters {
         // SAFETY: `clean < counters <= bytes <= len`: inside the buffer.

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 use super::{fail, DevType};
 use crate::device::{self, Request};
 use crate::diag::{self, guard};
-use crate::{cuda, queue};
+use crate::{cuda, mem, queue};
 
 /// The device type in use (selecting the device if that has not happened yet): the emulator
 /// is the NVIDIA device.
@@ -276,9 +276,13 @@ fn emulator_props() -> Props {
 
 fn gpu_props(n: i32) -> Option<Props> {
     let dev = cuda::device_get(n).ok()?;
-    // Free memory needs the device's context: only while the program runs on GPUs.
+    // Free memory needs the device's context: only while the program runs on GPUs. The
+    // blocks the runtime keeps for reuse (mem.rs's pool) count as free: it lets go of them
+    // when an allocation needs the room.
     let free_memory = if matches!(device::kind(), Some(Some(device::Kind::Gpu { .. }))) {
-        device::with_device(n, || device::gpu().and_then(|_| cuda::mem_get_info().ok()).map_or(0, |(free, _)| free as u64))
+        device::with_device(n, || {
+            device::gpu().and_then(|_| cuda::mem_get_info().ok()).map_or(0, |(free, _)| (free + mem::pooled_bytes()) as u64)
+        })
     } else {
         0
     };

@@ -93,7 +93,7 @@ fn acc_malloc_impl(bytes: usize) -> *mut c_void {
     if bytes == 0 {
         return std::ptr::null_mut();
     }
-    mem::alloc(bytes, " in acc_malloc") as *mut c_void
+    mem::alloc_block(bytes, " in acc_malloc") as *mut c_void
 }
 
 /// # Safety
