@@ -382,18 +382,24 @@ fn not_in_region(loc: &str, text: &str, host: *mut c_void) -> ! {
     )
 }
 
+/// The device address of host address `host` when it lies in (or one past) a present range;
+/// null when only a zero-length item (`x[0:0]`, which has no device copy) holds it; `None`
+/// when it is not present. `host` non-null, a device selected.
+fn present_device_addr(host: *mut c_void) -> Option<*mut c_void> {
+    let t = table();
+    match t.translate(host as usize) {
+        Some(dev) => Some(dev as *mut c_void),
+        None if t.has_empty(host as usize) => Some(std::ptr::null_mut()),
+        None => None,
+    }
+}
+
 /// Device address of a host address used in a compute region.
 pub fn deviceptr(host: *mut c_void, loc: &str, text: &str) -> *mut c_void {
     if host.is_null() || device::target().is_none() {
         return host;
     }
-    let t = table();
-    match t.translate(host as usize) {
-        Some(dev) => dev as *mut c_void,
-        // A zero-length item (`x[0:0]`) has no device copy: its device pointer is null.
-        None if t.has_empty(host as usize) => std::ptr::null_mut(),
-        None => not_in_region(loc, text, host),
-    }
+    present_device_addr(host).unwrap_or_else(|| not_in_region(loc, text, host))
 }
 
 /// Device address of host address `host` for `host_data use_device` (OpenACC 3.3 §2.8.1):
@@ -405,10 +411,8 @@ pub fn use_device_addr(host: *mut c_void, if_present: bool, loc: &str, text: &st
     if host.is_null() || device::target().is_none() {
         return host;
     }
-    let t = table();
-    match t.translate(host as usize) {
-        Some(dev) => dev as *mut c_void,
-        None if t.has_empty(host as usize) => std::ptr::null_mut(),
+    match present_device_addr(host) {
+        Some(dev) => dev,
         None if if_present => host,
         None => diag::user_error(
             loc,

@@ -185,11 +185,6 @@ impl<T> PerDevice<T> {
     pub fn get(&self) -> &T {
         self.slots[slot()].get_or_init(self.init)
     }
-
-    /// The state of every device that has made it so far.
-    pub fn made(&self) -> impl Iterator<Item = &T> {
-        self.slots.iter().filter_map(OnceLock::get)
-    }
 }
 
 /// The GPU in use, with its context current on this thread; `None` on the host or the

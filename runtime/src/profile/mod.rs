@@ -72,13 +72,15 @@ struct Pending {
     slot: Slot,
     start: Handle,
     stop: Handle,
+    /// The device whose context made the events ([`device::slot`]).
+    device: usize,
 }
 
 struct State {
     profile: Profile,
     pending: Vec<Pending>,
-    /// Timed events to record again.
-    spare: Vec<Handle>,
+    /// Timed events to record again, per device (an event belongs to its device's context).
+    spare: [Vec<Handle>; device::MAX_DEVICES],
     /// Timed operations since the last read of `pending`.
     since_poll: usize,
 }
@@ -87,7 +89,12 @@ struct State {
 // is only used under its mutex.
 unsafe impl Send for State {}
 
-static STATE: Mutex<State> = Mutex::new(State { profile: Profile::new(), pending: Vec::new(), spare: Vec::new(), since_poll: 0 });
+static STATE: Mutex<State> = Mutex::new(State {
+    profile: Profile::new(),
+    pending: Vec::new(),
+    spare: [const { Vec::new() }; device::MAX_DEVICES],
+    since_poll: 0,
+});
 
 fn state() -> MutexGuard<'static, State> {
     static AT_EXIT: Once = Once::new();
@@ -111,7 +118,7 @@ pub fn start_gpu(stream: Option<Handle>) -> Option<Timer> {
         return None;
     }
     let stream = stream.unwrap_or(Handle(std::ptr::null_mut()));
-    let start = state().spare.pop().map_or_else(cuda::event_create_timed, Ok);
+    let start = state().spare[device::slot()].pop().map_or_else(cuda::event_create_timed, Ok);
     Some(Timer(match start.and_then(|e| cuda::event_record(e, stream).map(|()| e)) {
         Ok(start) => Clock::Events { start, stream },
         Err(_) => Clock::Untimed,
@@ -179,10 +186,11 @@ impl State {
             Clock::Wall(at) => self.add_time(&slot, u64::try_from(at.elapsed().as_nanos()).unwrap_or(u64::MAX)),
             Clock::Untimed => {}
             Clock::Events { start, stream } => {
-                let stop = self.spare.pop().map_or_else(cuda::event_create_timed, Ok);
+                let device = device::slot();
+                let stop = self.spare[device].pop().map_or_else(cuda::event_create_timed, Ok);
                 match stop.and_then(|e| cuda::event_record(e, stream).map(|()| e)) {
-                    Ok(stop) => self.pending.push(Pending { slot, start, stop }),
-                    Err(_) => self.spare.push(start),
+                    Ok(stop) => self.pending.push(Pending { slot, start, stop, device }),
+                    Err(_) => self.spare[device].push(start),
                 }
                 self.since_poll += 1;
                 if self.since_poll >= POLL_EVERY {
@@ -205,7 +213,7 @@ impl State {
                     if let Ok(ms) = cuda::event_elapsed_ms(p.start, p.stop) {
                         self.add_time(&p.slot, (f64::from(ms) * 1e6) as u64);
                     }
-                    self.spare.extend([p.start, p.stop]);
+                    self.spare[p.device].extend([p.start, p.stop]);
                 }
                 Err(_) => {}
             }
