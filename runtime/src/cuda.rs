@@ -436,16 +436,36 @@ fn has(name: &CStr) -> bool {
 }
 
 /// Milliseconds between two completed timed events ([`event_create_timed`]) recorded on
-/// one stream. Only `ACC_TIME` needs it, so a driver without `cuEventElapsedTime` still
+/// one stream. Only `ACC_TIME` needs it, so a driver without `cuEventElapsedTime(_v2)` still
 /// runs programs: the call then fails (CUDA_ERROR_NOT_FOUND) and the time is left out.
 pub fn event_elapsed_ms(start: Handle, stop: Handle) -> Result<f32, CuError> {
-    static HAS: OnceLock<bool> = OnceLock::new();
-    if !*HAS.get_or_init(|| has(c"cuEventElapsedTime")) {
-        return Err(CuError { call: "cuEventElapsedTime", code: CUresult::CUDA_ERROR_NOT_FOUND as i32 });
+    /// Which entry point the driver has: CUDA 12.8 added `cuEventElapsedTime_v2` and CUDA
+    /// 13 drivers export only that one.
+    #[derive(Clone, Copy, PartialEq)]
+    enum Entry {
+        V2,
+        V1,
+        None,
     }
+    static ENTRY: OnceLock<Entry> = OnceLock::new();
+    let entry = *ENTRY.get_or_init(|| {
+        if has(c"cuEventElapsedTime_v2") {
+            Entry::V2
+        } else if has(c"cuEventElapsedTime") {
+            Entry::V1
+        } else {
+            Entry::None
+        }
+    });
     let mut ms = 0f32;
-    // SAFETY: writes one float to a valid local; both events are live timed events.
-    check("cuEventElapsedTime", unsafe { sys::cuEventElapsedTime(&mut ms, start.0.cast(), stop.0.cast()) })?;
+    // SAFETY: writes one float to a valid local; both events are live timed events; the
+    // entry point called exists (checked above).
+    let code = match entry {
+        Entry::V2 => unsafe { sys::cuEventElapsedTime_v2(&mut ms, start.0.cast(), stop.0.cast()) },
+        Entry::V1 => unsafe { sys::cuEventElapsedTime(&mut ms, start.0.cast(), stop.0.cast()) },
+        Entry::None => return Err(CuError { call: "cuEventElapsedTime", code: CUresult::CUDA_ERROR_NOT_FOUND as i32 }),
+    };
+    check("cuEventElapsedTime", code)?;
     Ok(ms)
 }
 

@@ -99,8 +99,12 @@ static STATE: Mutex<State> = Mutex::new(State {
 fn state() -> MutexGuard<'static, State> {
     static AT_EXIT: Once = Once::new();
     AT_EXIT.call_once(|| {
-        // SAFETY: registers a plain function with no preconditions; it runs before the CUDA
-        // driver's own exit handlers (cuInit registered them before any timed operation).
+        // The device first: cuInit registers the CUDA driver's own exit handlers, which must
+        // run after ours (exit handlers run last-registered first), or the events read at
+        // exit fail with CUDA_ERROR_DEINITIALIZED. The first hook can come before any device
+        // operation (a data directive's clause count), so it selects the device itself.
+        crate::device::target();
+        // SAFETY: registers a plain function with no preconditions.
         unsafe { atexit(at_exit) };
     });
     STATE.lock().unwrap_or_else(|e| e.into_inner())
