@@ -322,15 +322,25 @@ fn rewrite_group<'ctx>(m: Module<'ctx>, first: Value<'ctx>, last: Value<'ctx>, s
     let lane0 = is_lane0(m, &b, scope);
     b.cond_br(lane0, group, join);
 
-    let live_out: Vec<Value> = group
+    let in_group = |v: Value<'ctx>| v.is_instruction() && v.parent_block() == group;
+    let replays = private_stores(group);
+    let mut live_out: Vec<Value> = group
         .instructions()
         .into_iter()
         .filter(|i| !i.ty().is_void() && i.users().iter().any(|u| u.is_instruction() && u.parent_block() != group))
         .collect();
+    for &(v, p) in &replays {
+        for needed in std::iter::once(v).chain(address_leaves(p, &in_group)) {
+            if in_group(needed) && !live_out.contains(&needed) {
+                live_out.push(needed);
+            }
+        }
+    }
     let join_first = join.first_instruction().expect("join has a terminator");
     b.position_before(join_first);
     devrt::sync(m, &b, scope);
     let group_end = group.terminator().expect("split adds a branch");
+    let mut bcast = Vec::new();
     for v in live_out {
         let slot_ty = match scope {
             Scope::Gang => v.ty(),
@@ -351,6 +361,72 @@ fn rewrite_group<'ctx>(m: Module<'ctx>, first: Value<'ctx>, last: Value<'ctx>, s
         wb.store(v, at(&wb));
         let loaded = b.load(v.ty(), at(&b), "acc.bcast");
         v.replace_uses_where(loaded, |u| u.is_instruction() && u.parent_block() != group);
+        bcast.push((v, loaded));
+    }
+    replay_private_stores(ctx, &b, join_first, &replays, &bcast, &in_group);
+}
+
+/// The stores of `group` into the thread's own memory, in order: lane 0 makes them alone,
+/// so the other lanes' copies (e.g. a gang-redundant reduction copy that a guarded statement
+/// updates between two global accesses) would keep their old values.
+fn private_stores<'ctx>(group: Block<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>)> {
+    group
+        .instructions()
+        .into_iter()
+        .filter(|i| i.opcode() == Some(Opcode::LLVMStore) && is_private(i.operand(1)))
+        .map(|i| (i.operand(0), i.operand(1)))
+        .collect()
+}
+
+/// The values an address is computed from through GEPs and casts defined in the group: the
+/// other lanes rebuild the address on their own memory from these, broadcast.
+fn address_leaves<'ctx>(p: Value<'ctx>, in_group: &dyn Fn(Value<'ctx>) -> bool) -> Vec<Value<'ctx>> {
+    if !in_group(p) {
+        return vec![];
+    }
+    if !is_address_step(p) {
+        return vec![p];
+    }
+    p.operands().into_iter().flat_map(|o| address_leaves(o, in_group)).collect()
+}
+
+fn is_address_step(v: Value<'_>) -> bool {
+    matches!(v.opcode(), Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast))
+}
+
+/// Every lane repeats the group's private stores after the broadcast, in the group's order,
+/// with the broadcast values (lane 0 stores what it already has). Addresses computed in the
+/// group are rebuilt on each lane's own memory.
+fn replay_private_stores<'ctx>(
+    ctx: crate::ir::Context<'ctx>,
+    b: &Builder<'ctx>,
+    at: Value<'ctx>,
+    replays: &[(Value<'ctx>, Value<'ctx>)],
+    bcast: &[(Value<'ctx>, Value<'ctx>)],
+    in_group: &dyn Fn(Value<'ctx>) -> bool,
+) {
+    fn remap<'ctx>(v: Value<'ctx>, ctx: crate::ir::Context<'ctx>, at: Value<'ctx>, bcast: &[(Value<'ctx>, Value<'ctx>)], in_group: &dyn Fn(Value<'ctx>) -> bool) -> Value<'ctx> {
+        if !in_group(v) {
+            return v;
+        }
+        if let Some((_, loaded)) = bcast.iter().find(|(g, _)| *g == v) {
+            if !is_address_step(v) {
+                return *loaded;
+            }
+        }
+        // An address step: clone it over remapped operands, before the builder's position.
+        let c = crate::ir::clone_instruction(v);
+        for (i, o) in v.operands().into_iter().enumerate() {
+            c.set_operand(i as u32, remap(o, ctx, at, bcast, in_group));
+        }
+        crate::ir::insert_before(c, at, ctx);
+        c
+    }
+    for &(v, p) in replays {
+        let value = remap(v, ctx, at, bcast, in_group);
+        let addr = remap(p, ctx, at, bcast, in_group);
+        b.position_before(at);
+        b.store(value, addr);
     }
 }
 
