@@ -432,6 +432,8 @@ fn written_in<'ctx>(v: Value<'ctx>, region: &[Block<'ctx>]) -> bool {
             && region.contains(&u.parent_block())
             && match u.opcode() {
                 Some(llvm_sys::LLVMOpcode::LLVMStore) => u.operand(1) == v,
+                // `#pragma acc atomic` on the variable itself (driver/src/atomic.rs).
+                Some(llvm_sys::LLVMOpcode::LLVMAtomicRMW | llvm_sys::LLVMOpcode::LLVMAtomicCmpXchg) => u.operand(0) == v,
                 Some(llvm_sys::LLVMOpcode::LLVMCall) => u.called_name().is_none_or(|n| !n.starts_with("__acc_") && !n.starts_with("llvm.lifetime")),
                 _ => false,
             }
