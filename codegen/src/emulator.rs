@@ -14,7 +14,8 @@
 //! is followed by `__acc_emu_yield()`, a switch to the next fiber: threads of a block then
 //! interleave at shared-memory stores, so two threads that race on a shared location (one
 //! writes, the other reads or writes it with no synchronisation between) see each other's
-//! values, as warps on the GPU do, instead of running one after the other between syncs.
+//! values, as warps on the GPU do, instead of running one after the other between syncs;
+//! atomic operations yield too, on any memory, so contended compare-and-swap loops retry.
 //! Does not optimise the copy, and marks its functions `optnone` so that the host pipeline
 //! does not either: the copy would otherwise double the host compile time.
 
@@ -87,7 +88,10 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
 const SHARED: u32 = 3;
 
 /// Inserts `__acc_emu_yield()` after every store, atomic or compare-exchange whose address
-/// is derived from a shared-memory global.
+/// is derived from a shared-memory global, and after every atomic operation (OpenACC
+/// `atomic`, driver/src/atomic.rs) wherever its address points: threads of a block then
+/// interleave between an atomic load and the compare-and-swap that follows it, so the
+/// emulator runs the retries that contention causes on the GPU.
 fn yield_after_shared_stores<'ctx>(emu: Module<'ctx>) -> Result<()> {
     let f_yield = emu.function("__acc_emu_yield").ok_or_else(|| AccError::internal("runtime-ir/emulator.ll lacks __acc_emu_yield"))?;
     let ctx = emu.context();
@@ -96,11 +100,12 @@ fn yield_after_shared_stores<'ctx>(emu: Module<'ctx>) -> Result<()> {
         for blk in f.blocks() {
             for i in blk.instructions() {
                 let addr = match i.opcode() {
+                    Some(Opcode::LLVMLoad) if i.is_atomic_access() => i.operand(0),
                     Some(Opcode::LLVMStore) => i.operand(1),
                     Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => i.operand(0),
                     _ => continue,
                 };
-                if points_into_shared(addr) {
+                if i.is_atomic_access() || points_into_shared(addr) {
                     let next = i.next_instruction().expect("a store is never a terminator");
                     b.position_before(next);
                     b.call(f_yield, &[], "");

@@ -431,7 +431,10 @@ fn written_in<'ctx>(v: Value<'ctx>, region: &[Block<'ctx>]) -> bool {
         u.is_instruction()
             && region.contains(&u.parent_block())
             && match u.opcode() {
-                Some(llvm_sys::LLVMOpcode::LLVMStore) => u.operand(1) == v,
+                // A store to it, or of its address (which may be written through later:
+                // `#pragma acc atomic` keeps `&x` in a local, driver/src/atomic.rs).
+                Some(llvm_sys::LLVMOpcode::LLVMStore) => u.operand(1) == v || u.operand(0) == v,
+                Some(llvm_sys::LLVMOpcode::LLVMAtomicRMW | llvm_sys::LLVMOpcode::LLVMAtomicCmpXchg) => u.operand(0) == v,
                 Some(llvm_sys::LLVMOpcode::LLVMCall) => u.called_name().is_none_or(|n| !n.starts_with("__acc_") && !n.starts_with("llvm.lifetime")),
                 _ => false,
             }

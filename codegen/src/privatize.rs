@@ -1,4 +1,6 @@
 //! Where each private array of a kernel lives: one copy per gang, per worker or per thread.
+//! (Also each scalar that an `atomic` updates: lanes share such a variable as they share
+//! arrays.)
 //!
 //! Expects: a kernel after `partition` (SSA form; arrays that SROA could not promote are still
 //! allocas in its entry block), with the (effective) levels and header of every partitioned
@@ -99,7 +101,7 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
     let mut placed = Placed::default();
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
         let ty = a.allocated_type();
-        if ty.is_scalar() {
+        if ty.is_scalar() && !atomically_accessed(a) {
             continue;
         }
         let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).collect();
@@ -158,6 +160,35 @@ fn use_blocks<'ctx>(a: Value<'ctx>) -> HashSet<Block<'ctx>> {
         }
     }
     out
+}
+
+/// Whether an atomic operation (OpenACC `atomic`, driver/src/atomic.rs) reaches `a`'s
+/// memory. Such a scalar is the one variable of its scope that lanes may update together
+/// (a counter of the gang's), so it is placed like an array: one copy per gang or worker
+/// when finer lanes use it. Other scalars SROA has turned into values already.
+fn atomically_accessed<'ctx>(a: Value<'ctx>) -> bool {
+    let mut work = vec![a];
+    let mut seen = HashSet::new();
+    while let Some(v) = work.pop() {
+        if !seen.insert(v) {
+            continue;
+        }
+        for u in v.users() {
+            let address = match u.opcode() {
+                Some(Opcode::LLVMStore) => u.operand(1) == v,
+                Some(Opcode::LLVMLoad | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => u.operand(0) == v,
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast | Opcode::LLVMSelect | Opcode::LLVMPHI) => {
+                    work.push(u);
+                    false
+                }
+                _ => false,
+            };
+            if address && u.is_atomic_access() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 fn is_lifetime_marker<'ctx>(i: Value<'ctx>) -> bool {

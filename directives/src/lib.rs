@@ -78,6 +78,9 @@ pub struct DirectiveSpec {
     pub combines: &'static [Directive],
     /// Lowered by accc; any other directive is rejected with "not supported yet".
     pub supported: bool,
+    /// Lowered by the driver's rewriter into plain C (`atomic`: GNU C atomic builtins), so it
+    /// never reaches the IR contract; the pass rejects its markers.
+    pub rewritten: bool,
 }
 
 /// An OpenACC clause, or a contract-only spelling of a clause's arguments (`gang.num`).
@@ -292,9 +295,15 @@ mod tests {
             assert_eq!(clause(c, Directive::Declare).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
         assert_eq!(lowered("wait"), Some((Form::Standalone, true)));
-        for d in ["atomic", "atomic capture", "cache", "routine"] {
+        for d in ["cache", "routine"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
+        // Atomics: the rewriter lowers them into C; they never reach the contract.
+        for d in ["atomic", "atomic read", "atomic write", "atomic update", "atomic capture"] {
+            assert_eq!(directive(d).map(|d| (d.form, d.supported, d.rewritten)), Some((Form::Region, true, true)), "{d}");
+            assert_eq!(clause("if", directive(d).unwrap().directive).map(|c| c.supported), Some(true), "{d}");
+        }
+        assert!(DIRECTIVES.iter().filter(|d| d.rewritten).all(|d| d.name.starts_with("atomic")));
         for d in ["init", "shutdown", "set"] {
             assert_eq!(lowered(d), Some((Form::Standalone, true)), "{d}");
             let on = directive(d).unwrap().directive;
@@ -333,7 +342,7 @@ mod tests {
     #[test]
     fn lookups() {
         assert_eq!(directive("enter data").map(|s| s.form), Some(Form::Standalone));
-        assert_eq!(directive("atomic capture").map(|s| s.supported), Some(false));
+        assert_eq!(directive("atomic capture").map(|s| s.form), Some(Form::Region));
         assert!(directive("bogus").is_none() && clause("frobnicate", Directive::Loop).is_none());
         assert_eq!(canonical_clause_name("present_or_copyin"), "copyin");
         assert_eq!(canonical_clause_name("dtype"), "device_type");

@@ -6,11 +6,16 @@ use crate::Directive as D;
 use crate::{ClauseSpec, DirectiveSpec, Form, Operands};
 
 const fn directive(directive: D, name: &'static str, form: Form, supported: bool) -> DirectiveSpec {
-    DirectiveSpec { directive, name, form, combines: &[], supported }
+    DirectiveSpec { directive, name, form, combines: &[], supported, rewritten: false }
+}
+
+/// A directive the driver lowers into C itself (no markers in the contract).
+const fn rewritten(directive: D, name: &'static str) -> DirectiveSpec {
+    DirectiveSpec { directive, name, form: Form::Region, combines: &[], supported: true, rewritten: true }
 }
 
 const fn combined(directive: D, name: &'static str, parts: &'static [D]) -> DirectiveSpec {
-    DirectiveSpec { directive, name, form: Form::Region, combines: parts, supported: true }
+    DirectiveSpec { directive, name, form: Form::Region, combines: parts, supported: true, rewritten: false }
 }
 
 pub static DIRECTIVES: &[DirectiveSpec] = &[
@@ -30,11 +35,11 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     directive(D::Init, "init", Form::Standalone, true),
     directive(D::Shutdown, "shutdown", Form::Standalone, true),
     directive(D::Set, "set", Form::Standalone, true),
-    directive(D::Atomic, "atomic", Form::Region, false),
-    directive(D::AtomicRead, "atomic read", Form::Region, false),
-    directive(D::AtomicWrite, "atomic write", Form::Region, false),
-    directive(D::AtomicUpdate, "atomic update", Form::Region, false),
-    directive(D::AtomicCapture, "atomic capture", Form::Region, false),
+    rewritten(D::Atomic, "atomic"),
+    rewritten(D::AtomicRead, "atomic read"),
+    rewritten(D::AtomicWrite, "atomic write"),
+    rewritten(D::AtomicUpdate, "atomic update"),
+    rewritten(D::AtomicCapture, "atomic capture"),
     directive(D::Cache, "cache", Form::Standalone, false),
     directive(D::Routine, "routine", Form::Declarative, false),
     directive(D::Declare, "declare", Form::Declarative, true),

@@ -6,6 +6,7 @@
 //! without it, giving the contract IR). Then link the objects with the runtime (`libaccrt.so`,
 //! or `libaccrt-static.a` with `-static-libaccrt`).
 
+mod atomic;
 mod compile;
 mod error;
 mod flags;

@@ -467,6 +467,17 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             diags.push(Diag { loc: at.name.clone(), message: format!("OpenACC '{}' takes no parenthesised argument", d.name) });
             continue;
         }
+        if let Some(kind) = crate::atomic::Kind::of(spec.directive) {
+            // Lowered here, into C: no markers (atomic.rs).
+            match lower_atomic(kind, &d, &at, ipp, &toks, ti, &origins) {
+                Ok(stmt) => {
+                    edits.push((t.start, 0, t.end, String::new()));
+                    edits.push(stmt);
+                }
+                Err(d) => diags.push(d),
+            }
+            continue;
+        }
         let id = next_id;
         next_id += 1;
         let n_before = diags.len();
@@ -522,6 +533,63 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     }
     out.extend_from_slice(&bytes[pos..]);
     Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+/// The edit that replaces the statement of an atomic directive (the token after `toks[ti]`,
+/// its pragma line) by its lowering (atomic.rs), or the diagnostic. The lowering is one line
+/// at the statement's first token; the rest of the statement's text becomes spaces, its
+/// newlines and line markers kept, so every later line stays where it was.
+fn lower_atomic(
+    kind: crate::atomic::Kind,
+    d: &Directive,
+    at: &Located,
+    ipp: &str,
+    toks: &[Token],
+    ti: usize,
+    origins: &[(String, usize)],
+) -> Result<(usize, i64, usize, String), Diag> {
+    let mut condition = None;
+    for (k, c) in d.clauses.iter().enumerate() {
+        let loc = at.clauses[k].clone();
+        match acc::clause(acc::canonical_clause_name(&c.name), acc::Directive::Atomic) {
+            Some(spec) if spec.clause == acc::Clause::If => match c.args.as_deref() {
+                Some([a]) if condition.is_none() => condition = Some(a.text.clone()),
+                Some([_]) => return Err(Diag { loc, message: format!("at most one 'if' clause may appear on OpenACC '{}'", d.name) }),
+                _ => return Err(Diag { loc, message: format!("OpenACC '{}' clause takes one condition", c.name) }),
+            },
+            _ => return Err(Diag { loc, message: format!("OpenACC '{}' takes no '{}' clause (only 'if')", d.name, c.name) }),
+        }
+    }
+    let no_statement = || Diag { loc: at.name.clone(), message: format!("expected a statement after OpenACC '{}'", d.name) };
+    let first = (ti + 1..toks.len()).find(|&i| !matches!(toks[i].kind, Kind::LineMarker { .. })).ok_or_else(no_statement)?;
+    if toks[first].kind == Kind::Pragma {
+        return Err(no_statement());
+    }
+    let end = stmt_end(ipp, toks, first).map_err(|m| Diag { loc: at.name.clone(), message: format!("{m} '{}'", d.name) })?;
+    let stmt: Vec<&Token> = toks[first..=end].iter().filter(|t| !matches!(t.kind, Kind::LineMarker { .. })).collect();
+    let texts: Vec<&str> = stmt.iter().map(|t| t.punct(ipp)).collect();
+    let (file, line) = origins.get(toks[first].line).cloned().unwrap_or_default();
+    let stmt_loc = Loc::at(&file, line, toks[first].col);
+    let atomic = crate::atomic::classify(kind, &texts)
+        .map_err(|m| Diag { loc: stmt_loc, message: format!("statement of OpenACC '{}' is not one accc can lower: {m}", d.name) })?;
+    let mut code = crate::atomic::lower(&atomic);
+    if let Some(cond) = condition {
+        // False: the statement as written, not atomically (OpenACC 3.4 §2.12).
+        let written: Vec<&str> = stmt.iter().map(|t| t.text(ipp)).collect();
+        code = format!("{{ if ({cond}) {code} else {} }}", written.join(" "));
+    }
+    // The statement's text with only its newlines and line markers left.
+    let (start, stop) = (toks[first].start, toks[end].end);
+    let mut keep = vec![false; stop - start];
+    for t in &toks[first..=end] {
+        if matches!(t.kind, Kind::LineMarker { .. }) {
+            keep[t.start - start..t.end - start].iter_mut().for_each(|k| *k = true);
+        }
+    }
+    let rest: String = ipp[start..stop].char_indices().map(|(off, ch)| if keep[off] || ch == '\n' { ch } else { ' ' }).collect();
+    let rest: Vec<&str> = rest.split('\n').map(|l| l.trim_end_matches(' ')).collect();
+    code.push_str(&rest.join("\n"));
+    Ok((start, 0, stop, code))
 }
 
 /// A declarative directive at file scope: its markers in a constructor of their own
@@ -676,7 +744,6 @@ mod tests {
             "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
             "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
             "t.c:3:13: error: OpenACC 'wait(devnum:)' is not supported yet",
-            "t.c:4:13: error: OpenACC 'atomic update' is not supported yet",
             "t.c:6:13: error: OpenACC 'routine' is not supported yet",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
@@ -686,6 +753,28 @@ mod tests {
         for s in ["'m[0:n][0:k][2] (a subscript after an array section)'", "'copyout(ro:)'", "'bind'", "'nohost'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
+    }
+
+    #[test]
+    fn atomics_become_c_in_place() {
+        // The statement spans three lines, a line marker among them; the pragma line is emptied.
+        let ipp = "# 1 \"t.c\"\nvoid f(int *h, int k, int w) {\n#pragma acc atomic update if(k > 0)\n  h[k]\n    +=\n# 9 \"t.c\"\n w;\n}\n";
+        let r = rw(ipp, None).unwrap();
+        assert_eq!(r.directives, 0, "no markers");
+        let lines = lines(&r);
+        assert_eq!(lines.len(), ipp.lines().count() - 1);
+        assert_eq!(lines[1], "");
+        assert!(lines[2].starts_with("  { if (k > 0) { __typeof__(h [ k ]) *__acc_p = &(h [ k ]); __auto_type __acc_e = (w);"), "{}", lines[2]);
+        assert!(lines[2].ends_with(" else h [ k ] += w ; }"), "{}", lines[2]);
+        assert_eq!(&lines[3..], ["", "# 9 \"t.c\"", "", "}"]);
+        // Inside a construct: the construct's end follows the lowered statement.
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel\n#pragma acc atomic capture\n{ v = x; x = 3; }\n";
+        let lines = super::tests::lines(&rw(ipp, None).unwrap());
+        assert!(lines[0].starts_with("{ __acc_begin(1, \"parallel\""), "{}", lines[0]);
+        assert!(lines[2].contains("__atomic_exchange(__acc_p, &__acc_new, &__acc_old, 0); v = __acc_old; }") && lines[2].ends_with(" __acc_end(1); }"), "{}", lines[2]);
+        let e = rw("# 1 \"t.c\"\n#pragma acc atomic\n  x = y + 1;\n#pragma acc atomic read async\nv = x;\n", None).unwrap_err();
+        assert_eq!(e[0].to_string(), "t.c:2:3: error: statement of OpenACC 'atomic' is not one accc can lower: 'x = y + 1' is not an atomic update of 'x': expected x++, x--, ++x, --x, 'x binop= expr', 'x = x binop expr' or 'x = expr binop x' (binop: + * - / & ^ | << >>), or a min/max 'x = x < expr ? expr : x'");
+        assert_eq!(e[1].to_string(), "t.c:3:25: error: OpenACC 'atomic read' takes no 'async' clause (only 'if')");
     }
 
     #[test]

@@ -4,8 +4,10 @@
 //! ("invalid type '_Complex double' used in OpenACC 'reduction' variable reference"), but
 //! OpenACC 3.3 §2.5.15 allows `+` and `*` on complex types and accc reduces them. The
 //! validation step's stderr is therefore captured and that diagnostic (with its notes)
-//! dropped; the pass still rejects other operators on complex types at the clause. Every
-//! other diagnostic is printed unchanged.
+//! dropped; the pass still rejects other operators on complex types at the clause. So is
+//! Clang's rejection of the atomic statements accc lowers as an extension (`x = x && e`,
+//! `x = x < e ? e : x`: atomic.rs), which the rewriter checks itself. Every other
+//! diagnostic is printed unchanged.
 
 /// Clang's message for a complex reduction variable (C's two complex types).
 fn is_complex_reduction_error(message: &str) -> bool {
@@ -37,12 +39,38 @@ fn strip_ansi(s: &str) -> String {
     out
 }
 
-/// Clang's stderr without the complex-reduction errors and their notes, and the number of
-/// errors left. The "N errors generated." line is rewritten (or dropped with none left).
+/// Clang's message for an atomic statement it rejects, and the notes (what it found wrong)
+/// for the forms accc lowers anyway as an extension (atomic.rs): `&&`/`||` as the operator,
+/// a `?:` min/max, and such an update in a capture block. The rewriter classifies every
+/// atomic statement itself and rejects, at the statement, any it cannot lower, so dropping
+/// these lets nothing malformed through.
+fn is_atomic_statement_error(message: &str) -> bool {
+    message.contains(" error: statement associated with OpenACC 'atomic") && message.trim_end().ends_with("' directive is invalid")
+}
+
+fn is_atomic_extension_note(message: &str) -> bool {
+    [
+        " note: binary operator not supported, only +, *, -, /, &, ^, |, <<, or >> are permitted",
+        " note: expected binary operation on right hand side of assignment operator",
+        " note: right operand to assignment expression must be an l-value",
+    ]
+    .iter()
+    .any(|n| message.trim_end().ends_with(n))
+}
+
+/// One diagnostic: its first line (without colours), and its text with the include stack
+/// before it and the source lines after it.
+struct Block {
+    kind: Option<&'static str>,
+    first: String,
+    text: String,
+}
+
+/// Clang's stderr without the complex-reduction errors, the atomic-statement errors of
+/// accc's extension forms, and their notes, and the number of errors left. The "N errors
+/// generated." line is rewritten (or dropped with none left).
 pub fn filter(stderr: &str) -> (String, usize) {
-    let mut out = String::new();
-    let mut dropping = false;
-    let mut errors = 0;
+    let mut blocks: Vec<Block> = Vec::new();
     // "In file included from ..." lines belong to the diagnostic after them: kept or
     // dropped with it.
     let mut include_stack = String::new();
@@ -57,7 +85,26 @@ pub fn filter(stderr: &str) -> (String, usize) {
             continue;
         }
         match diagnostic_kind(line) {
-            Some("error" | "fatal error") if is_complex_reduction_error(&plain) => dropping = true,
+            Some(kind) => {
+                blocks.push(Block { kind: Some(kind), first: plain, text: std::mem::take(&mut include_stack) + line });
+            }
+            None => match blocks.last_mut() {
+                Some(b) => {
+                    b.text.push_str(&include_stack);
+                    include_stack.clear();
+                    b.text.push_str(line);
+                }
+                None => blocks.push(Block { kind: None, first: plain, text: std::mem::take(&mut include_stack) + line }),
+            },
+        }
+    }
+    let mut out = String::new();
+    let mut errors = 0;
+    let mut dropping = false;
+    for (i, b) in blocks.iter().enumerate() {
+        match b.kind {
+            Some("error" | "fatal error") if is_complex_reduction_error(&b.first) => dropping = true,
+            Some("error") if is_atomic_statement_error(&b.first) && blocks.get(i + 1).is_some_and(|n| n.kind == Some("note") && is_atomic_extension_note(&n.first)) => dropping = true,
             Some("note") if dropping => {}
             Some(kind) => {
                 dropping = false;
@@ -65,12 +112,8 @@ pub fn filter(stderr: &str) -> (String, usize) {
             }
             None => {}
         }
-        if dropping {
-            include_stack.clear();
-        } else {
-            out.push_str(&include_stack);
-            include_stack.clear();
-            out.push_str(line);
+        if !dropping {
+            out.push_str(&b.text);
         }
     }
     out.push_str(&include_stack);
@@ -120,6 +163,35 @@ r.c:9:3: warning: unused variable 'q'
         let w = "t.c:1:1: warning: w\n1 warning generated.\n";
         assert_eq!(filter(w).1, 0);
         assert!(filter(w).0.starts_with("t.c:1:1: warning: w\n"));
+    }
+
+    #[test]
+    fn atomic_extension_forms_are_left_to_the_rewriter() {
+        let clang = "In file included from w.c:10:
+./w.h:1:1: error: statement associated with OpenACC 'atomic' directive is invalid
+    1 | #pragma acc atomic
+      | ^
+./w.h:2:7: note: expected binary operation on right hand side of assignment operator
+    2 |   x = x < n ? n : x;
+      |       ^
+w.c:4:1: error: statement associated with OpenACC 'atomic capture' directive is invalid
+    4 | #pragma acc atomic capture
+      | ^
+w.c:7:18: note: binary operator not supported, only +, *, -, /, &, ^, |, <<, or >> are permitted
+    7 |   { v = x; x = x || n; }
+      |                  ^
+w.c:8:1: error: statement associated with OpenACC 'atomic update' directive is invalid
+    8 | #pragma acc atomic update
+      | ^
+w.c:9:3: note: expected assignment, compound assignment, increment, or decrement expression
+    9 |   if (x < n) x = n;
+      |   ^
+3 errors generated.
+";
+        let (out, errors) = filter(clang);
+        assert_eq!(errors, 1);
+        assert!(out.starts_with("w.c:8:1: error: statement associated with OpenACC 'atomic update' directive is invalid\n"), "{out}");
+        assert!(out.ends_with("      |   ^\n1 error generated.\n") && !out.contains("w.h") && !out.contains("||"), "{out}");
     }
 
     #[test]

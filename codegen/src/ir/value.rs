@@ -78,6 +78,17 @@ impl<'ctx> Value<'ctx> {
             None
         }
     }
+    /// An atomic memory operation: `atomicrmw`, `cmpxchg`, or a `load`/`store` with an
+    /// atomic ordering (what the C `__atomic_*` builtins compile to).
+    pub fn is_atomic_access(self) -> bool {
+        match self.opcode() {
+            Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
+            Some(Opcode::LLVMLoad | Opcode::LLVMStore) => {
+                self.inst().get_atomic_ordering().is_ok_and(|o| o != inkwell::AtomicOrdering::NotAtomic)
+            }
+            _ => false,
+        }
+    }
     /// Whether an `add`/`sub`/`mul`/`shl` instruction carries `nsw` (false for anything else).
     pub fn has_nsw(self) -> bool {
         self.is_instruction() && self.inst().get_no_signed_wrap_flag().unwrap_or(false)
