@@ -12,6 +12,7 @@ mod flags;
 mod operand;
 mod pragma;
 mod rewrite;
+mod routine;
 mod stmt;
 mod tokenize;
 mod validate;
