@@ -112,9 +112,9 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     routine::erase_directives(m, &directives);
     directives.retain(|d| d.kind != DirectiveKind::Routine);
     contract::check_orphaned_loops(&directives, &routines.iter().map(|r| r.function).collect::<Vec<_>>())?;
-    routine::lower_nohost(m, &routines);
     let exported = routine::exported(&routines);
     if directives.is_empty() && exported.is_empty() {
+        routine::lower_nohost(m, &routines);
         contract::erase_markers(m);
         return Ok(had_markers);
     }
@@ -173,6 +173,8 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         }
         image = Some((dev.image, descriptors));
     }
+    // After the device module was cloned: only host code calls the host version.
+    routine::lower_nohost(m, &routines);
     let t = timing::phase("data directives, verify");
     for d in &directives {
         if d.kind.is_host_directive() {

@@ -172,7 +172,9 @@ pub fn erase_directives<'ctx>(m: Module<'ctx>, directives: &[Directive<'ctx>]) {
     }
 }
 
-/// `nohost` in the host module (module doc). Runs before outlining, so every use is host code.
+/// `nohost` in the host module (module doc). Runs after the device module was cloned from
+/// it, so every use of the function left is host code (the emulator's copies call
+/// [`emulator_name`]s or internal copies).
 pub fn lower_nohost<'ctx>(m: Module<'ctx>, routines: &[Routine<'ctx>]) {
     for r in routines.iter().filter(|r| r.nohost) {
         let f = r.function;
