@@ -143,14 +143,15 @@ fn build_in<'ctx>(
     crate::routine::bind_device_calls(dev, routines);
     // Only the kernels, the exported routines and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
-    crate::routine::inline_level_routines(dev, &kernels, routines, regions)?;
+    // Loops of an inlined routine may have reductions that the region's clauses do not show.
+    let inlined = crate::routine::inline_level_routines(dev, &kernels, routines, regions)?;
     crate::on_device::fold(dev);
     crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::redirect_declared(dev, declared);
     crate::globals::check(dev, &kernels, regions, declared)?;
 
     let t = crate::timing::phase("plan kernels");
-    let reductions = regions.iter().any(|r| r.scratch_param);
+    let reductions = inlined || regions.iter().any(|r| r.scratch_param);
     if reductions {
         crate::reduction::link_helpers(dev)?;
     }

@@ -224,11 +224,13 @@ pub fn bind_device_calls<'ctx>(dev: Module<'ctx>, routines: &[Routine<'ctx>]) {
 /// a worker together, a `worker` routine by all workers of a gang). Each inlined copy gets
 /// marker ids of its own. A routine that calls itself, or one only declared here (defined in
 /// another file), cannot be inlined: errors at the compute construct.
-pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], routines: &[Routine<'ctx>], regions: &[crate::outline::Outlined<'ctx>]) -> Result<()> {
+/// Ok(true) when it inlined a call.
+pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], routines: &[Routine<'ctx>], regions: &[crate::outline::Outlined<'ctx>]) -> Result<bool> {
     let levelled: Vec<(&Routine, Value)> = routines.iter().filter(|r| r.level != Level::Seq).filter_map(|r| dev.function(r.device_name()).map(|f| (r, f))).collect();
     if levelled.is_empty() {
-        return Ok(());
+        return Ok(false);
     }
+    let mut inlined = false;
     let mut next_id = max_marker_id(dev) + 1;
     for (k, region) in kernels.iter().zip(regions) {
         // At most one inlining per call in the kernel, nested routines included.
@@ -252,9 +254,10 @@ pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], r
             if call_still_there(*k, call) {
                 return Err(AccError::internal(format!("the call of routine '{}' could not be inlined", r.name)));
             }
+            inlined = true;
         }
     }
-    Ok(())
+    Ok(inlined)
 }
 
 fn calls_itself<'ctx>(f: Value<'ctx>) -> bool {
