@@ -99,7 +99,7 @@ pub fn build<'ctx>(
     // Optimised once, for the oldest architecture asked for; each cubin is then generated
     // from that IR.
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
-    let exported = crate::routine::exported(routines);
+    let exported = crate::routine::exportable(host, &crate::routine::exported(routines));
     let dev = host.clone_module();
     let result = build_in(dev.handle(), regions, opts, &target, declared, linked, routines, &exported);
     drop(dev);

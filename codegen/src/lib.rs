@@ -112,7 +112,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     routine::erase_directives(m, &directives);
     directives.retain(|d| d.kind != DirectiveKind::Routine);
     contract::check_orphaned_loops(&directives, &routines.iter().map(|r| r.function).collect::<Vec<_>>())?;
-    let exported = routine::exported(&routines);
+    let exported = routine::exportable(m, &routine::exported(&routines));
     if directives.is_empty() && exported.is_empty() {
         routine::lower_nohost(m, &routines);
         contract::erase_markers(m);

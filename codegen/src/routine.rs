@@ -156,6 +156,25 @@ pub fn exported(routines: &[Routine<'_>]) -> Vec<String> {
     routines.iter().filter(|r| r.exported).map(|r| r.name.clone()).collect()
 }
 
+/// Of `exported` (in host module `m`), the routines whose device code uses no writable
+/// global (`globals::needs_declare`): another file's kernel could not give them the device
+/// copy of a global (declared ones reach device code through a slot that the kernels of
+/// the defining file fill, globals.rs), so those stay unexported, and a call from another
+/// file fails to link (the emulator's `__accemu.routine.<name>`, the GPU linker's log).
+pub fn exportable<'ctx>(m: Module<'ctx>, exported: &[String]) -> Vec<String> {
+    let mut with_globals = std::collections::HashSet::new();
+    for g in m.globals() {
+        if crate::globals::needs_declare(&g.name(), g.is_global_constant(), g.has_initializer()) {
+            with_globals.extend(crate::globals::user_functions(g));
+        }
+    }
+    exported
+        .iter()
+        .filter(|n| m.function(n).is_some_and(|f| crate::globals::reachable(f).is_disjoint(&with_globals)))
+        .cloned()
+        .collect()
+}
+
 /// Erases the `routine` directives' markers, and their holder functions.
 pub fn erase_directives<'ctx>(m: Module<'ctx>, directives: &[Directive<'ctx>]) {
     for d in directives.iter().filter(|d| d.kind == DirectiveKind::Routine) {
