@@ -243,6 +243,9 @@ pub fn bind_device_calls<'ctx>(dev: Module<'ctx>, routines: &[Routine<'ctx>]) {
 /// a worker together, a `worker` routine by all workers of a gang). Each inlined copy gets
 /// marker ids of its own. A routine that calls itself, or one only declared here (defined in
 /// another file), cannot be inlined: errors at the compute construct.
+/// Calls of gang/worker/vector routines inlined into one kernel at most.
+const MAX_INLINED: usize = 2000;
+
 /// Ok(true) when it inlined a call.
 pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], routines: &[Routine<'ctx>], regions: &[crate::outline::Outlined<'ctx>]) -> Result<bool> {
     let levelled: Vec<(&Routine, Value)> = routines.iter().filter(|r| r.level != Level::Seq).filter_map(|r| dev.function(r.device_name()).map(|f| (r, f))).collect();
@@ -252,10 +255,14 @@ pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], r
     let mut inlined = false;
     let mut next_id = max_marker_id(dev) + 1;
     for (k, region) in kernels.iter().zip(regions) {
-        // At most one inlining per call in the kernel, nested routines included.
-        for _ in 0..10_000 {
+        // One inlining per call in the kernel, nested routines included; routines that call
+        // each other in a cycle would go on for ever.
+        for round in 0.. {
             let call = k.blocks().into_iter().flat_map(|b| b.instructions()).find(|i| i.called_function().is_some_and(|f| levelled.iter().any(|(_, g)| *g == f)));
             let Some(call) = call else { break };
+            if round == MAX_INLINED {
+                return Err(AccError::user(&region.directive.loc, format!("more than {MAX_INLINED} calls of gang, worker or vector routines in this compute region: do some of them call each other recursively?")));
+            }
             let callee = call.called_function().expect("found as a call");
             let (r, _) = levelled.iter().find(|(_, g)| *g == callee).expect("found among them");
             if callee.is_declaration() {
