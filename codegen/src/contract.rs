@@ -54,6 +54,9 @@ pub enum DirectiveKind {
     Init,
     Shutdown,
     Set,
+    /// `routine`: a function with a device version (routine.rs); in a holder function of its
+    /// own (`acc::ROUTINE_HOLDER`) or in a function body.
+    Routine,
 }
 
 impl DirectiveKind {
@@ -78,6 +81,7 @@ impl DirectiveKind {
             D::HostData => HostData,
             D::Declare => Declare,
             D::Wait => Wait,
+            D::Routine => Routine,
             D::Init => Init,
             D::Shutdown => Shutdown,
             D::Set => Set,
@@ -98,6 +102,7 @@ impl DirectiveKind {
                 | DirectiveKind::Init
                 | DirectiveKind::Shutdown
                 | DirectiveKind::Set
+                | DirectiveKind::Routine
         )
     }
     /// Lowered by data.rs in host code (not outlined). `host_data` (host_data.rs) and
@@ -204,6 +209,12 @@ pub enum Clause<'ctx> {
     DeviceNum(Value<'ctx>),
     /// `default_async(q)` of `set`.
     DefaultAsync(Value<'ctx>),
+    /// `bind(name)` of `routine`: the name device code calls instead.
+    Bind(String),
+    /// `nohost` of `routine`.
+    NoHost,
+    /// `routine.function`: the function a `routine` directive applies to.
+    RoutineFunction(Value<'ctx>),
 }
 
 /// The `acc_device_t` value (openacc.h) of a device type named in a `device_type` clause of
@@ -468,8 +479,10 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
         Operands::OpAndVar => args.len() == 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
         Operands::Names => !args.is_empty() && args.iter().all(|a| a.const_string().is_some()),
+        Operands::Name => matches!(args, [a] if a.const_string().is_some()),
+        Operands::Function => matches!(args, [a] if a.ty().is_ptr()),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name => true,
+        Operands::IntOrStar | Operands::IntsOrStars => true,
     }
 }
 
@@ -485,7 +498,9 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
         Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
         Operands::Names => "one or more string operands",
-        Operands::IntOrStar | Operands::IntsOrStars | Operands::Name => "the operands docs/ir-contract.md gives it",
+        Operands::Name => "one string operand",
+        Operands::Function => "one pointer operand, a function",
+        Operands::IntOrStar | Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
     }
 }
 
@@ -558,6 +573,9 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
                 .collect::<Result<_>>()?,
         ),
         C::DeviceNum => Clause::DeviceNum(args[0]),
+        C::Bind => Clause::Bind(args[0].const_string().unwrap_or_default()),
+        C::NoHost => Clause::NoHost,
+        C::RoutineFunction => Clause::RoutineFunction(args[0]),
         C::DefaultAsync => Clause::DefaultAsync(async_argument(loc, name, args[0])?),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
@@ -616,16 +634,30 @@ pub fn encloses<'ctx>(cfg: &FunctionCfg<'ctx>, outer: (Value<'ctx>, Value<'ctx>)
     outer.0 != inner.0 && cfg.dominates_inst(outer.0, inner.0) && cfg.post_dominates_inst(outer.1, inner.1)
 }
 
-fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, in_kernel: bool) -> Result<()> {
+/// A `loop` directive outside every compute region must be in a function with a `routine`
+/// directive (`routines`), whose callers' launch partitions it (routine.rs).
+pub fn check_orphaned_loops<'ctx>(ds: &[Directive<'ctx>], routines: &[Value<'ctx>]) -> Result<()> {
+    let mut cfgs: std::collections::HashMap<Value<'ctx>, FunctionCfg<'ctx>> = std::collections::HashMap::new();
+    for d in ds.iter().filter(|d| d.kind == DirectiveKind::Loop && !routines.contains(&d.function)) {
+        let cfg = cfgs.entry(d.function).or_insert_with(|| FunctionCfg::new(d.function));
+        let inside = ds.iter().any(|o| o.kind.is_compute() && o.function == d.function && encloses(cfg, (o.begin, o.end), (d.begin, d.end)));
+        if !inside {
+            return Err(AccError::user(
+                &d.loc,
+                format!("OpenACC 'loop' outside a compute region must be in a function with a 'routine' directive ('{}' has none)", d.function.name()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn verify_nesting<'ctx>(ds: &[Directive<'ctx>], cfg: &FunctionCfg<'ctx>, _in_kernel: bool) -> Result<()> {
     let inside = |inner: &Directive<'ctx>, outer: &Directive<'ctx>| encloses(cfg, (outer.begin, outer.end), (inner.begin, inner.end));
     for d in ds {
         let enclosing_compute = ds.iter().find(|o| o.kind.is_compute() && inside(d, o));
         match d.kind {
             DirectiveKind::Compute { .. } if enclosing_compute.is_some() => {
                 return Err(AccError::user(&d.loc, format!("OpenACC '{}' cannot be nested inside a compute region", d.name)))
-            }
-            DirectiveKind::Loop if enclosing_compute.is_none() && !in_kernel => {
-                return Err(AccError::unsupported(&d.loc, "'loop' outside a compute region (orphaned loop in a routine)"))
             }
             DirectiveKind::Data | DirectiveKind::EnterData | DirectiveKind::ExitData | DirectiveKind::Update | DirectiveKind::HostData
             | DirectiveKind::Declare | DirectiveKind::Wait | DirectiveKind::Init | DirectiveKind::Shutdown | DirectiveKind::Set

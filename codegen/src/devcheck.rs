@@ -81,6 +81,12 @@ pub fn device_module<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: 
     for f in dev.functions().into_iter().filter(|f| !f.is_declaration()) {
         for b in f.blocks() {
             for i in b.instructions() {
+                if i.is_call() && i.called_function().is_none() && !i.operand(i.num_operands() - 1).is_inline_asm() {
+                    return Err(AccError::user(
+                        &loc_of(i, &region_of(f)),
+                        "a function is called through a pointer in a compute region: device code can only call functions by name (OpenACC 'routine')",
+                    ));
+                }
                 if let Some(what) = instruction_float(i) {
                     return Err(AccError::user(
                         &loc_of(i, &region_of(f)),

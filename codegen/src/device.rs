@@ -18,6 +18,7 @@ use crate::options::Options;
 use crate::outline::Outlined;
 use crate::partition::{partition_kernel, LoopPlan};
 use crate::ptx::{self, Nvptx};
+use crate::routine::Routine;
 use llvm_sys::LLVMLinkage;
 
 /// The NVPTX kernel calling convention (`ptx_kernel`).
@@ -85,24 +86,44 @@ pub struct DeviceOutput<'ctx> {
 
 /// `declared`: the names of the globals of file-scope declares (globals.rs); `linked`: those
 /// of them that are `link` items.
-pub fn build<'ctx>(host: Module<'ctx>, regions: &[Outlined<'ctx>], opts: &Options, declared: &[String], linked: &[String]) -> Result<DeviceOutput<'ctx>> {
+/// `routines`: the module's `routine` directives (routine.rs); those it exports are built
+/// into the image too, as a library other files' kernels link with.
+pub fn build<'ctx>(
+    host: Module<'ctx>,
+    regions: &[Outlined<'ctx>],
+    opts: &Options,
+    declared: &[String],
+    linked: &[String],
+    routines: &[Routine<'ctx>],
+) -> Result<DeviceOutput<'ctx>> {
     // Optimised once, for the oldest architecture asked for; each cubin is then generated
     // from that IR.
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
+    let exported = crate::routine::exportable(host, &crate::routine::exported(routines));
     let dev = host.clone_module();
-    let result = build_in(dev.handle(), regions, opts, &target, declared, linked);
+    let result = build_in(dev.handle(), regions, opts, &target, declared, linked, routines, &exported);
     drop(dev);
     let (bitcode, plans, emu) = result?;
-    let image = ImageJob::spawn(bitcode, opts.clone());
     let names: Vec<String> = plans.iter().map(|p| p.name.clone()).collect();
+    let image = ImageJob::spawn(bitcode, opts.clone(), ImageParts { kernels: names.clone(), exported: exported.clone() });
     let _t = crate::timing::phase("emulator copy");
-    let emulator_entries = crate::emulator::link_into_host(host, emu, &names)?;
+    let external: Vec<String> = routines.iter().map(|r| r.device_name().to_string()).collect();
+    let emulator_entries = crate::emulator::link_into_host(host, emu, &names, &exported, &external)?;
     Ok(DeviceOutput { image, plans, emulator_entries })
+}
+
+/// The roots of the image's two parts: the kernels (the module a launch loads) and the
+/// routines this file exports (a relocatable library other files' kernels link with).
+#[derive(Clone, Debug, Default)]
+pub struct ImageParts {
+    pub kernels: Vec<String>,
+    pub exported: Vec<String>,
 }
 
 /// The prepared device module as bitcode, the kernel plans and the emulator's copy of the
 /// device module (taken after every device-semantics transformation, before anything
 /// NVPTX-specific).
+#[allow(clippy::too_many_arguments)]
 fn build_in<'ctx>(
     dev: Module<'ctx>,
     regions: &[Outlined<'ctx>],
@@ -110,21 +131,27 @@ fn build_in<'ctx>(
     target: &Nvptx,
     declared: &[String],
     linked: &[String],
+    routines: &[Routine<'ctx>],
+    exported: &[String],
 ) -> Result<(Vec<u8>, Vec<KernelPlan>, OwnedModule<'ctx>)> {
     let kernels: Vec<Value> = regions
         .iter()
         .map(|r| dev.function(&r.func.name()).ok_or_else(|| AccError::internal("outlined function missing in the device clone")))
         .collect::<Result<_>>()?;
-    retarget(dev, &kernels, target);
-    // Only the kernels and what they call survive.
+    let roots: Vec<Value> = exported.iter().filter_map(|n| dev.function(n)).collect();
+    retarget(dev, &kernels, &roots, target);
+    crate::routine::bind_device_calls(dev, routines);
+    // Only the kernels, the exported routines and what they call survive.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
+    // Loops of an inlined routine may have reductions that the region's clauses do not show.
+    let inlined = crate::routine::inline_level_routines(dev, &kernels, routines, regions)?;
     crate::on_device::fold(dev);
     crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::redirect_declared(dev, declared);
     crate::globals::check(dev, &kernels, regions, declared)?;
 
     let t = crate::timing::phase("plan kernels");
-    let reductions = regions.iter().any(|r| r.scratch_param);
+    let reductions = inlined || regions.iter().any(|r| r.scratch_param);
     if reductions {
         crate::reduction::link_helpers(dev)?;
     }
@@ -143,35 +170,84 @@ fn build_in<'ctx>(
     drop(t);
     contract::erase_markers(dev);
     let emu = dev.clone_module();
-    let bitcode = prepare_nvptx(dev, &kernels, regions, opts)?;
+    let bitcode = prepare_nvptx(dev, &kernels, &roots, regions, opts, routines)?;
     Ok((bitcode, plans, emu))
 }
 
 /// The NVPTX-specific steps that can fail on the user's code: libdevice and the NVPTX device
 /// runtime linked in, calls without a device version reported. Returns the module as
 /// bitcode for `compile_image`, which runs on a thread of its own.
-fn prepare_nvptx<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>], opts: &Options) -> Result<Vec<u8>> {
+fn prepare_nvptx<'ctx>(
+    dev: Module<'ctx>,
+    kernels: &[Value<'ctx>],
+    roots: &[Value<'ctx>],
+    regions: &[Outlined<'ctx>],
+    opts: &Options,
+    routines: &[Routine<'ctx>],
+) -> Result<Vec<u8>> {
     let _t = crate::timing::phase("link device libraries");
     // ptxas keeps line information only without optimising less (-lineinfo, not -g), so
     // kernels carry line directives, as clang's CUDA device code does at -O1 and above.
     dev.debug_info_to_line_directives();
     crate::devmath::lower_intrinsics(dev);
     crate::devmath::link_libm(dev)?;
-    resolve_external_calls(dev, kernels, opts, regions)?;
+    resolve_external_calls(dev, kernels, opts, regions, routines)?;
     link_device_runtime(dev)?;
-    internalize_all_but(dev, kernels);
+    let names: Vec<String> = kernels.iter().chain(roots).map(|k| k.name()).collect();
+    internalize_all_but(dev, &names);
     dev.add_module_flag_i32("nvvm-reflect-ftz", 0);
     // What the kernels do not use (most of libdevice) is not worth carrying over.
     dev.run_passes("globaldce", None).map_err(AccError::internal)?;
     Ok(dev.to_bitcode())
 }
 
-/// The image from `prepare_nvptx`'s bitcode: `-O3` (or the `-O` level asked for), PTX and a
-/// cubin per architecture. Runs in a context of its own, so it may run on any thread.
-pub fn compile_image(bitcode: &[u8], opts: &Options) -> Result<Vec<u8>> {
+/// The image from `prepare_nvptx`'s bitcode: per part (`parts`), `-O3` (or the `-O` level
+/// asked for), PTX and a cubin per architecture. The kernels' part is relocatable (and the
+/// image flagged to be linked at load time) only when its code calls a function it does not
+/// define: a routine of another file. Runs in a context of its own, so it may run on any
+/// thread.
+pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Result<Vec<u8>> {
     let owned = OwnedContext::new();
     let dev_owned = owned.context().parse_bitcode(bitcode, "device").map_err(AccError::internal)?;
-    let dev = dev_owned.handle();
+    let keep = |ext: &str| opts.save_temps.as_ref().map(|p| std::path::PathBuf::from(format!("{}.{ext}", p.display())));
+    let mut kernels = (Vec::new(), String::new());
+    let mut link = false;
+    let mut source = Some(dev_owned);
+    if !parts.kernels.is_empty() {
+        // Without exported routines the module holds only the kernels' code already.
+        let part = match parts.exported.is_empty() {
+            true => source.take().expect("not taken yet"),
+            false => {
+                let part = source.as_ref().expect("not taken yet").handle().clone_module();
+                internalize_all_but(part.handle(), &parts.kernels);
+                part.handle().run_passes("globaldce", None).map_err(AccError::internal)?;
+                part
+            }
+        };
+        link = calls_external(part.handle());
+        kernels = build_part(part, opts, link, &keep)?;
+    }
+    let mut library = (Vec::new(), String::new());
+    if let Some(part) = source.filter(|_| !parts.exported.is_empty()) {
+        internalize_all_but(part.handle(), &parts.exported);
+        part.handle().run_passes("globaldce", None).map_err(AccError::internal)?;
+        let keep_library = |ext: &str| keep(&format!("routines.{ext}"));
+        library = build_part(part, opts, true, &keep_library)?;
+    }
+    let portable = ptx::sm_number(&ptx::portable_arch(&opts.gpu_archs));
+    Ok(crate::image::pack_parts(&crate::image::Parts { cubins: &kernels.0, ptx: &kernels.1, library: &library.0, library_ptx: &library.1, ptx_sm: portable, link }))
+}
+
+/// Whether module `m` calls a function it neither defines nor gets from LLVM: an external
+/// routine (device.rs allows no other).
+fn calls_external<'ctx>(m: Module<'ctx>) -> bool {
+    m.functions().into_iter().any(|f| f.is_declaration() && !f.users().is_empty() && !f.name().starts_with("llvm."))
+}
+
+/// One part of the image: the module optimised, its cubins (`relocatable`: `ptxas -c`) and
+/// its portable PTX.
+fn build_part(part: OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<(Vec<(String, Vec<u8>)>, String)> {
+    let dev = part.handle();
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
     let t = crate::timing::phase("device pipeline");
@@ -179,13 +255,11 @@ pub fn compile_image(bitcode: &[u8], opts: &Options) -> Result<Vec<u8>> {
     drop(t);
     dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
     align_local_aggregates(dev);
-
-    let keep = |ext: &str| opts.save_temps.as_ref().map(|p| std::path::PathBuf::from(format!("{}.{ext}", p.display())));
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }
-    // The module goes with `owned`.
-    generate(&dev_owned, opts, &keep)
+    // The module goes with `part`.
+    generate(&part, opts, relocatable, keep)
 }
 
 /// Gives every local array or struct of at least 16 bytes a 16-byte alignment. LLVM 22's
@@ -211,7 +285,7 @@ fn align_local_aggregates<'ctx>(dev: Module<'ctx>) {
 /// PTX and a cubin per architecture, and the portable PTX, packed into the image. With
 /// `-save-temps` and one architecture: `<prefix>.ptx` and `.cubin`; with several, also
 /// `<prefix>.sm_XX.ptx` and `.sm_XX.cubin` each (`<prefix>.ptx` is the embedded PTX).
-fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<Vec<u8>> {
+fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<(Vec<(String, Vec<u8>)>, String)> {
     let dev = dev_owned.handle();
     let portable = ptx::portable_arch(&opts.gpu_archs);
     let several = opts.gpu_archs.len() > 1;
@@ -226,7 +300,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, keep: &dyn Fn(&str) -> 
         drop(t);
         let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
         let _t = crate::timing::phase("ptxas");
-        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), line_info)?;
+        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), line_info, relocatable)?;
         if let Some(p) = if several { keep(&format!("{arch}.cubin")) } else { keep("cubin") } {
             std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
         }
@@ -245,7 +319,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, keep: &dyn Fn(&str) -> 
             write(&p, &portable_ptx)?;
         }
     }
-    Ok(crate::image::pack(&cubins, &portable_ptx, ptx::sm_number(&portable)))
+    Ok((cubins, portable_ptx))
 }
 
 /// PTX for `arch` from a copy of the optimised module (code generation changes the IR).
@@ -260,7 +334,7 @@ fn write(p: &std::path::Path, text: &str) -> Result<()> {
 
 /// Retargets the clone to NVPTX: kernels get the kernel calling convention and external
 /// linkage; everything else becomes internal so that only what kernels use survives.
-fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], target: &Nvptx) {
+fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], roots: &[Value<'ctx>], target: &Nvptx) {
     for name in ["llvm.global_ctors", "llvm.global_dtors", "llvm.used", "llvm.compiler.used"] {
         if let Some(g) = dev.global(name) {
             g.erase_global();
@@ -281,6 +355,8 @@ fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], target: &Nvptx) {
         if kernels.contains(&f) {
             f.set_linkage(LLVMLinkage::LLVMExternalLinkage);
             f.set_call_conv(PTX_KERNEL_CC);
+        } else if roots.contains(&f) {
+            f.set_linkage(LLVMLinkage::LLVMExternalLinkage);
         } else {
             f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
         }
@@ -535,7 +611,7 @@ fn combined_markers<'ctx>(dev: Module<'ctx>, k: Value<'ctx>, d: &Directive<'ctx>
 
 /// Calls to functions without a body: LLVM intrinsics stay, C math functions become
 /// libdevice's `__nv_*`, anything else cannot run on the device.
-fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts: &Options, regions: &[Outlined<'ctx>]) -> Result<()> {
+fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts: &Options, regions: &[Outlined<'ctx>], routines: &[Routine<'ctx>]) -> Result<()> {
     let mut needs_libdevice = false;
     let mut libdevice: Option<OwnedModule> = None;
     for f in dev.functions() {
@@ -544,6 +620,10 @@ fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts
         }
         let name = f.name();
         if name.starts_with("llvm.") || crate::devrt::ALL.contains(&name.as_str()) {
+            continue;
+        }
+        // A routine of another file (or a bound name): linked at load time (image.rs).
+        if routines.iter().any(|r| r.device_name() == name) {
             continue;
         }
         if libdevice.is_none() {
@@ -567,7 +647,7 @@ fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts
                     .unwrap_or_default();
                 return Err(AccError::user(
                     &loc,
-                    format!("function '{name}' is called in a compute region but has no device version (OpenACC 'routine' is not supported yet)"),
+                    format!("function '{name}' is called in a compute region but has no device version: it is not defined in this file, so it needs an OpenACC 'routine' directive (e.g. '#pragma acc routine seq' before its declaration, in a header the defining file includes too)"),
                 ));
             }
         }
@@ -585,8 +665,7 @@ fn link_device_runtime<'ctx>(dev: Module<'ctx>) -> Result<()> {
     dev.link(rt).map_err(AccError::internal)
 }
 
-fn internalize_all_but<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>]) {
-    let names: Vec<String> = kernels.iter().map(|k| k.name()).collect();
+fn internalize_all_but<'ctx>(dev: Module<'ctx>, names: &[String]) {
     for f in dev.functions() {
         if !f.is_declaration() && !names.contains(&f.name()) {
             f.set_linkage(LLVMLinkage::LLVMInternalLinkage);

@@ -30,8 +30,23 @@ const C_CC: u32 = 0;
 
 /// Retargets `emu` (a clone of the device module, consumed) to the host, links it into
 /// `host` and returns, per kernel name in `kernels`, the entry function in `host`.
-pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernels: &[String]) -> Result<Vec<Value<'ctx>>> {
+/// Routines (routine.rs): each of `exported` (defined here) keeps an external symbol of its
+/// own, `routine::emulator_name`, beside the host version; a call of one of `external` that
+/// this module only declares calls that symbol, which another file's object defines.
+pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernels: &[String], exported: &[String], external: &[String]) -> Result<Vec<Value<'ctx>>> {
     let emu = owned.handle();
+    let mut exported_fns = Vec::new();
+    for name in exported {
+        if let Some(f) = emu.function(name).filter(|f| !f.is_declaration()) {
+            f.set_name(&crate::routine::emulator_name(name));
+            exported_fns.push(f);
+        }
+    }
+    for name in external {
+        if let Some(f) = emu.function(name).filter(|f| f.is_declaration() && !f.users().is_empty()) {
+            f.set_name(&crate::routine::emulator_name(name));
+        }
+    }
     emu.set_triple(&host.triple());
     emu.set_data_layout(&host.data_layout());
     let rt = emu.context().parse_ir(EMULATOR_RUNTIME, "runtime-ir/emulator.ll").map_err(|e| AccError::internal(format!("runtime-ir/emulator.ll does not parse: {e}")))?;
@@ -48,7 +63,7 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
         entries.push(entry_wrapper(emu, k, name));
     }
     for f in emu.functions() {
-        if !f.is_declaration() && !entries.contains(&f) {
+        if !f.is_declaration() && !entries.contains(&f) && !exported_fns.contains(&f) {
             f.set_linkage(LLVMLinkage::LLVMInternalLinkage);
         }
         // Compile time: the copy would double the work of the host pipeline. Unoptimised

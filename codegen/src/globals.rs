@@ -171,7 +171,7 @@ pub fn bind_declared<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: 
 }
 
 /// Functions whose code uses `v`, through constant expressions and global initialisers.
-fn user_functions<'ctx>(v: Value<'ctx>) -> HashSet<Value<'ctx>> {
+pub(crate) fn user_functions<'ctx>(v: Value<'ctx>) -> HashSet<Value<'ctx>> {
     instruction_users(v).into_iter().map(|i| i.parent_function()).collect()
 }
 

@@ -36,13 +36,13 @@ pub enum ImageJob {
 
 impl ImageJob {
     /// Starts building the image from `device::prepare_nvptx`'s bitcode.
-    pub fn spawn(bitcode: Vec<u8>, opts: Options) -> ImageJob {
+    pub fn spawn(bitcode: Vec<u8>, opts: Options, parts: crate::device::ImageParts) -> ImageJob {
         let thread = std::thread::Builder::new().name("acc-device".into()).stack_size(STACK_BYTES);
-        let shared = std::sync::Arc::new((bitcode, opts));
+        let shared = std::sync::Arc::new((bitcode, opts, parts));
         let for_thread = shared.clone();
-        match thread.spawn(move || crate::device::compile_image(&for_thread.0, &for_thread.1)) {
+        match thread.spawn(move || crate::device::compile_image(&for_thread.0, &for_thread.1, &for_thread.2)) {
             Ok(handle) => ImageJob::Running(handle),
-            Err(_) => ImageJob::Done(crate::device::compile_image(&shared.0, &shared.1)),
+            Err(_) => ImageJob::Done(crate::device::compile_image(&shared.0, &shared.1, &shared.2)),
         }
     }
 
@@ -60,6 +60,28 @@ impl ImageJob {
 pub fn placeholder<'ctx>(m: Module<'ctx>) -> Value<'ctx> {
     let ctx = m.context();
     m.global(PLACEHOLDER).unwrap_or_else(|| m.add_global(ctx.array_type(ctx.i8(), 0), PLACEHOLDER))
+}
+
+/// The name of the registration of a file's exported routines (`register_library`).
+pub const LIBRARY: &str = "__acc_routines";
+
+/// For a file that exports routines (routine.rs): a constructor that registers its image
+/// with the runtime (`__accrt_register_routines`, docs/runtime-abi.md), whose kernels of
+/// other files link with it. The registration is `{ptr image, i64 size}`, filled by
+/// `install` as a kernel descriptor is (its name is returned, for `install`'s list).
+pub fn register_library<'ctx>(m: Module<'ctx>) -> Result<String> {
+    let text = format!(
+        "@{PLACEHOLDER} = external global [0 x i8]\n\
+         @{LIBRARY} = internal global {{ ptr, i64 }} {{ ptr @{PLACEHOLDER}, i64 0 }}\n\
+         @llvm.global_ctors = appending global [1 x {{ i32, ptr, ptr }}] [{{ i32, ptr, ptr }} {{ i32 65535, ptr @{LIBRARY}.register, ptr null }}]\n\
+         declare void @__accrt_register_routines(ptr)\n\
+         define internal void @{LIBRARY}.register() nounwind {{\n  call void @__accrt_register_routines(ptr @{LIBRARY})\n  ret void\n}}\n"
+    );
+    let owned = m.context().parse_ir(&text, "routine registration").map_err(|e| AccError::internal(format!("the routine registration does not parse: {e}")))?;
+    owned.handle().set_triple(&m.triple());
+    owned.handle().set_data_layout(&m.data_layout());
+    m.link(owned).map_err(AccError::internal)?;
+    Ok(LIBRARY.to_string())
 }
 
 /// Puts the image into the module: the placeholder is replaced and each descriptor (by

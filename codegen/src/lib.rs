@@ -55,6 +55,7 @@ pub mod privatize;
 pub mod reduction;
 pub mod ptx;
 pub mod report;
+pub mod routine;
 pub mod rt;
 pub mod sections;
 pub mod timing;
@@ -106,7 +107,14 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         return Ok(pruned);
     }
     let had_markers = [contract::BEGIN, contract::CLAUSE, contract::END].iter().any(|n| m.function(n).is_some());
-    if directives.is_empty() {
+    // Routines first: they are declarations, and what the rest reads must not see them.
+    let routines = routine::collect(&directives)?;
+    routine::erase_directives(m, &directives);
+    directives.retain(|d| d.kind != DirectiveKind::Routine);
+    contract::check_orphaned_loops(&directives, &routines.iter().map(|r| r.function).collect::<Vec<_>>())?;
+    let exported = routine::exportable(m, &routine::exported(&routines));
+    if directives.is_empty() && exported.is_empty() {
+        routine::lower_nohost(m, &routines);
         contract::erase_markers(m);
         return Ok(had_markers);
     }
@@ -145,23 +153,28 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     }
     drop(t);
     let mut image = None;
-    if !regions.is_empty() {
+    if !regions.is_empty() || !exported.is_empty() {
         let mut declared_names: Vec<String> = declared.iter().map(|g| g.name()).collect();
         declared_names.sort();
         let mut linked_names: Vec<String> = linked.iter().map(|g| g.name()).collect();
         linked_names.sort();
-        let dev = device::build(m, &regions, &opts, &declared_names, &linked_names)?;
+        let dev = device::build(m, &regions, &opts, &declared_names, &linked_names, &routines)?;
         let _t = timing::phase("host stubs");
         let placeholder = image_job::placeholder(m);
         let mut descriptors = Vec::new();
         for ((r, plan), entry) in regions.iter().zip(&dev.plans).zip(&dev.emulator_entries) {
             descriptors.push(host_stub::build(m, r, plan, placeholder, *entry)?);
         }
+        if !exported.is_empty() {
+            descriptors.push(image_job::register_library(m)?);
+        }
         if std::env::var_os("ACCC_INFO").is_some() {
             eprint!("{}", report::plans(&regions, &dev.plans));
         }
         image = Some((dev.image, descriptors));
     }
+    // After the device module was cloned: only host code calls the host version.
+    routine::lower_nohost(m, &routines);
     let t = timing::phase("data directives, verify");
     for d in &directives {
         if d.kind.is_host_directive() {

@@ -102,8 +102,10 @@ pub fn libdevice_path(cuda_dir: &Path) -> PathBuf {
 /// for the user (with -save-temps); otherwise it goes to the scratch directory. A failing
 /// ptxas keeps the scratch directory, with the PTX in it, so that the printed command
 /// reproduces the failure. `line_info`: the PTX has `.loc` directives, which ptxas keeps in
-/// the cubin with `-lineinfo` (`-g` would also turn its optimisations off).
-pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool) -> Result<Vec<u8>> {
+/// the cubin with `-lineinfo` (`-g` would also turn its optimisations off). `relocatable`:
+/// `-c`, a cubin to link (routine.rs: calls between files' device code), which may call
+/// functions it declares `.extern`.
+pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool, relocatable: bool) -> Result<Vec<u8>> {
     let ptxas = ptxas_path(cuda_dir);
     if !ptxas.exists() {
         return Err(AccError::internal(format!(
@@ -123,10 +125,16 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
     let cubin_path = dir.join("kernels.cubin");
     // --split-compile=0: ptxas optimises the kernels on as many threads as there are cores
     // (the cubin is the same; at 50 small kernels on 2 cores its time halves).
-    let flags: &[&str] = if line_info { &["--split-compile=0", "-lineinfo"] } else { &["--split-compile=0"] };
+    let mut flags: Vec<&str> = vec!["--split-compile=0"];
+    if line_info {
+        flags.push("-lineinfo");
+    }
+    if relocatable {
+        flags.push("-c");
+    }
     let out = std::process::Command::new(&ptxas)
         .arg(format!("-arch={arch}"))
-        .args(flags)
+        .args(&flags)
         .arg(&ptx_path)
         .arg("-o")
         .arg(&cubin_path)

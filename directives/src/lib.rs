@@ -25,6 +25,10 @@ pub use table::{ALIASES, CLAUSES, DIRECTIVES, MODIFIED};
 /// (docs/ir-contract.md), and the pass reads a `declare` there as one at file scope.
 pub const FILE_SCOPE_DECLARE: &str = "__acc_declare_file_";
 
+/// Prefix of the function that carries a `routine` directive's markers to the pass (the
+/// rewriter's `void __acc_routine_<id>(void)`, docs/ir-contract.md); the pass erases it.
+pub const ROUTINE_HOLDER: &str = "__acc_routine_";
+
 /// An OpenACC directive. Combined constructs and multi-word directives are one each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Directive {
@@ -130,6 +134,9 @@ pub enum Clause {
     DeviceType,
     Bind,
     NoHost,
+    /// The function a `routine` directive applies to (contract-only: `routine.function`),
+    /// the one after an unnamed `routine` or the one it names (`routine(f)`).
+    RoutineFunction,
     UseDevice,
     DeviceResident,
     Link,
@@ -171,6 +178,8 @@ pub enum Operands {
     Name,
     /// One or more `ptr` to names: `device_type`.
     Names,
+    /// One `ptr` to a function: `routine.function`.
+    Function,
 }
 
 /// One row of the clause table. A clause whose operands depend on the directive (`self`:
@@ -295,7 +304,11 @@ mod tests {
             assert_eq!(clause(c, Directive::Declare).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
         assert_eq!(lowered("wait"), Some((Form::Standalone, true)));
-        for d in ["cache", "routine"] {
+        assert_eq!(lowered("routine"), Some((Form::Declarative, true)));
+        for (c, operands) in [("bind", Operands::Name), ("nohost", Operands::None), ("routine.function", Operands::Function), ("seq", Operands::None), ("gang", Operands::None)] {
+            assert_eq!(clause(c, Directive::Routine).map(|c| (c.operands, c.supported)), Some((operands, true)), "{c}");
+        }
+        for d in ["cache"] {
             assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
         }
         // Atomics: the rewriter lowers them into C; they never reach the contract.
@@ -322,7 +335,7 @@ mod tests {
             assert_eq!(clause(c, Directive::EnterData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
         assert_eq!(clause("detach", Directive::ExitData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)));
-        for c in ["tile", "device_type", "dtype", "bind", "nohost"] {
+        for c in ["tile", "device_type", "dtype"] {
             assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
         }
     }

@@ -41,7 +41,7 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     rewritten(D::AtomicUpdate, "atomic update"),
     rewritten(D::AtomicCapture, "atomic capture"),
     directive(D::Cache, "cache", Form::Standalone, false),
-    directive(D::Routine, "routine", Form::Declarative, false),
+    directive(D::Routine, "routine", Form::Declarative, true),
     directive(D::Declare, "declare", Form::Declarative, true),
 ];
 
@@ -147,8 +147,10 @@ pub static CLAUSES: &[ClauseSpec] = &[
     // would start a per-device-type clause set, which is not lowered yet.
     lowered(C::DeviceType, "device_type", &[D::Init, D::Shutdown, D::Set], Operands::Names),
     not_yet(C::DeviceType, "device_type", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Routine], Operands::Names),
-    not_yet(C::Bind, "bind", &[D::Routine], Operands::Name),
-    not_yet(C::NoHost, "nohost", &[D::Routine], Operands::None),
+    // routine: the name device code calls instead; no host version; the function itself.
+    lowered(C::Bind, "bind", &[D::Routine], Operands::Name),
+    lowered(C::NoHost, "nohost", &[D::Routine], Operands::None),
+    lowered(C::RoutineFunction, "routine.function", &[D::Routine], Operands::Function),
     lowered(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
     lowered(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
 ];

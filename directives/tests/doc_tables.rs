@@ -55,6 +55,7 @@ fn operands_column(operands: Operands) -> &'static str {
         Operands::DefaultKind => "`ptr` (`\"none\"` or `\"present\"`)",
         Operands::Name => "`ptr`",
         Operands::Names => "`ptr`...",
+        Operands::Function => "`ptr` (a function)",
     }
 }
 

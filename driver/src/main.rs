@@ -13,6 +13,7 @@ mod flags;
 mod operand;
 mod pragma;
 mod rewrite;
+mod routine;
 mod stmt;
 mod tokenize;
 mod validate;

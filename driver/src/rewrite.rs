@@ -312,8 +312,15 @@ fn lower_clause(
         // Only clauses accc does not lower have these operands.
         Operands::IntOrStar
         | Operands::IntsOrStars
-        | Operands::Name
         | Operands::Names => diags.push(Diag::unsupported(loc.clone(), &c.name)),
+        // `bind(name)` or `bind("name")`: the name as a string.
+        Operands::Name => match args {
+            [a] if a.text.trim().starts_with('"') => out.push_str(&call(&format!(", {}", a.text.trim()))),
+            [a] => out.push_str(&call(&format!(", {}", c_string(a.text.trim())))),
+            _ => diags.push(bad(format!("OpenACC '{}' clause takes one name", c.name))),
+        },
+        // Contract-only: written by the rewriter itself (routine.rs), never by users.
+        Operands::Function => diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) }),
     }
 }
 
@@ -463,7 +470,17 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             diags.push(Diag::unsupported(at.name.clone(), &d.name));
             continue;
         }
-        if d.args.is_some() && spec.directive != acc::Directive::Wait {
+        let routine = match spec.directive {
+            acc::Directive::Routine => match crate::routine::target(&d, ipp, &toks, ti) {
+                Ok(r) => Some(r),
+                Err(message) => {
+                    diags.push(Diag { loc: at.name.clone(), message });
+                    continue;
+                }
+            },
+            _ => None,
+        };
+        if d.args.is_some() && spec.directive != acc::Directive::Wait && routine.is_none() {
             diags.push(Diag { loc: at.name.clone(), message: format!("OpenACC '{}' takes no parenthesised argument", d.name) });
             continue;
         }
@@ -488,6 +505,9 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             at.acc.line,
             at.acc.col
         );
+        if let Some(r) = &routine {
+            code.push_str(&crate::routine::function_clause(id, &r.name));
+        }
         if let Some(list) = wait_list(&d) {
             lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags);
         }
@@ -498,6 +518,17 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             continue;
         }
         match spec.form {
+            acc::Form::Declarative if routine.is_some() => {
+                code.push_str(&format!("__acc_end({id}); }}"));
+                let holder = crate::routine::holder(id, &code, depth);
+                match routine.and_then(|r| r.after) {
+                    Some(after) => {
+                        edits.push((t.start, 0, t.end, String::new()));
+                        edits.push((toks[after].end, id as i64, toks[after].end, holder));
+                    }
+                    None => edits.push((t.start, 0, t.end, holder)),
+                }
+            }
             acc::Form::Standalone | acc::Form::Declarative => {
                 code.push_str(&format!("__acc_end({id}); }}"));
                 if spec.form == acc::Form::Declarative && depth <= 0 {
@@ -744,13 +775,13 @@ mod tests {
             "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
             "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
             "t.c:3:13: error: OpenACC 'wait(devnum:)' is not supported yet",
-            "t.c:6:13: error: OpenACC 'routine' is not supported yet",
+            "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         assert!(!msgs.iter().any(|m| m.contains("'init'") || m.contains("'set'") || m.contains("'shutdown'")), "{msgs:?}");
         let rest = msgs[want.len()..].join("\n");
-        for s in ["'m[0:n][0:k][2] (a subscript after an array section)'", "'copyout(ro:)'", "'bind'", "'nohost'"] {
+        for s in ["'m[0:n][0:k][2] (a subscript after an array section)'", "'copyout(ro:)'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
     }
@@ -775,6 +806,22 @@ mod tests {
         let e = rw("# 1 \"t.c\"\n#pragma acc atomic\n  x = y + 1;\n#pragma acc atomic read async\nv = x;\n", None).unwrap_err();
         assert_eq!(e[0].to_string(), "t.c:2:3: error: statement of OpenACC 'atomic' is not one accc can lower: 'x = y + 1' is not an atomic update of 'x': expected x++, x--, ++x, --x, 'x binop= expr', 'x = x binop expr' or 'x = expr binop x' (binop: + * - / & ^ | << >>), or a min/max 'x = x < expr ? expr : x'");
         assert_eq!(e[1].to_string(), "t.c:3:25: error: OpenACC 'atomic read' takes no 'async' clause (only 'if')");
+    }
+
+    #[test]
+    fn routines_go_after_their_declaration_or_in_place() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc routine seq bind(\"g_dev\") nohost\nint g(int);\n#pragma acc routine vector\nvoid v(int *a) {\n}\nvoid h(void) {\n#pragma acc routine(g) seq bind(k)\n}\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        assert_eq!(lines[0], "");
+        assert_eq!(
+            lines[1],
+            "int g(int); void __acc_routine_1(void); void __acc_routine_1(void) { __acc_begin(1, \"routine\", \"t.c\", 1, 9); __acc_clause(1, \"routine.function\", g); __acc_clause(1, \"seq\"); __acc_clause(1, \"bind\", \"g_dev\"); __acc_clause(1, \"nohost\"); __acc_end(1); }"
+        );
+        assert!(lines[4].starts_with("} void __acc_routine_2(void); void __acc_routine_2(void) { __acc_begin(2, \"routine\", \"t.c\", 3, 9); __acc_clause(2, \"routine.function\", v); __acc_clause(2, \"vector\"); __acc_end(2); }"), "{}", lines[4]);
+        // In a function: the named form's markers are a block where the directive was.
+        assert_eq!(lines[6], "{ __acc_begin(3, \"routine\", \"t.c\", 7, 9); __acc_clause(3, \"routine.function\", g); __acc_clause(3, \"seq\"); __acc_clause(3, \"bind\", \"k\"); __acc_end(3); }");
+        let e = rw("# 1 \"t.c\"\n#pragma acc routine(a, b) seq\n", None).unwrap_err();
+        assert_eq!(e[0].to_string(), "t.c:1:13: error: OpenACC 'routine(name)' takes one function name");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 // Clauses that accc recognises but does not lower yet: each is reported at its own column
 // (also on a continuation line), all in one run, and no object file is written.
 // (bind, nohost, default_async and device_num only occur on routine, init, shutdown and set,
-// which unsupported-directives.c rejects as a whole.)
+// which accc lowers: routine.c, lit-tests/runtime/device-directives.c.)
 // RUN: rm -f %t.o
 // RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: test ! -e %t.o

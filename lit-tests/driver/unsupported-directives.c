@@ -4,10 +4,6 @@
 // RUN: not %accc -c %s -o %t.o 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: test ! -e %t.o
 
-// CHECK: unsupported-directives.c:[[@LINE+1]]:13: error: OpenACC 'routine' is not supported yet
-#pragma acc routine seq
-int twice(int x) { return 2 * x; }
-
 void f(int *p, int n, int s) {
 // init, shutdown and set are lowered (lit-tests/runtime/device-directives.c): no error.
 #pragma acc init

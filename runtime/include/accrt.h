@@ -140,6 +140,15 @@ void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
 void __accrt_launch_async(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                           int64_t vector_length, void **args, int64_t queue);
 
+/* Routines across files (docs/runtime-abi.md): a file's routine library, registered by a
+ * constructor; the stub of a `routine nohost` function with no host version. */
+typedef struct accrt_routines {
+  const void *image;
+  uint64_t image_size;
+} accrt_routines;
+void __accrt_register_routines(const accrt_routines *r);
+void __accrt_no_host_version(const char *name, const char *loc);
+
 #ifdef __cplusplus
 }
 #endif

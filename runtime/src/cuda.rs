@@ -105,7 +105,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 37] = [
+const USED: [&CStr; 41] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -143,6 +143,10 @@ const USED: [&CStr; 37] = [
     c"cuMemcpyDtoHAsync_v2",
     c"cuMemcpyDtoDAsync_v2",
     c"cuMemcpyPeerAsync",
+    c"cuLinkCreate_v2",
+    c"cuLinkAddData_v2",
+    c"cuLinkComplete",
+    c"cuLinkDestroy",
 ];
 
 static LOADED: OnceLock<Result<(), String>> = OnceLock::new();
@@ -227,6 +231,41 @@ pub fn ctx_set_current(ctx: Handle) -> Result<(), CuError> {
 pub fn ctx_synchronize() -> Result<(), CuError> {
     // SAFETY: no arguments; requires a current context, which the caller has set.
     check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+}
+
+/// Links relocatable device code with the driver's JIT linker and loads the result: each
+/// input is (PTX?, bytes) (a relocatable cubin, or PTX, which the driver compiles for the
+/// current GPU first). Err: the failing call and the linker's error log.
+pub fn link_and_load(inputs: &[(bool, &[u8])]) -> Result<Handle, (CuError, String)> {
+    const LOG: usize = 16 << 10;
+    let mut log = vec![0u8; LOG];
+    let mut options = [sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER, sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES];
+    let mut values = [log.as_mut_ptr().cast::<c_void>(), LOG as *mut c_void];
+    let mut state = std::ptr::null_mut();
+    let text = |log: &[u8]| String::from_utf8_lossy(&log[..log.iter().position(|&b| b == 0).unwrap_or(log.len())]).trim_end().to_string();
+    // SAFETY: two options with their values (a buffer of LOG bytes that outlives the link
+    // state, and its size); `state` receives the new link state.
+    check("cuLinkCreate", unsafe { sys::cuLinkCreate_v2(2, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) }).map_err(|e| (e, String::new()))?;
+    let result = (|| {
+        for (ptx, bytes) in inputs {
+            let kind = if *ptx { sys::CUjitInputType::CU_JIT_INPUT_PTX } else { sys::CUjitInputType::CU_JIT_INPUT_CUBIN };
+            // SAFETY: `bytes` is a complete relocatable cubin or NUL-terminated PTX, which
+            // the driver only reads (and copies) during the call.
+            check("cuLinkAddData", unsafe {
+                sys::cuLinkAddData_v2(state, kind, bytes.as_ptr() as *mut c_void, bytes.len(), c"accc".as_ptr(), 0, std::ptr::null_mut(), std::ptr::null_mut())
+            })?;
+        }
+        let mut cubin = std::ptr::null_mut();
+        let mut size = 0usize;
+        // SAFETY: `cubin` receives a pointer into the link state, valid until it is destroyed.
+        check("cuLinkComplete", unsafe { sys::cuLinkComplete(state, &mut cubin, &mut size) })?;
+        // SAFETY: the linker's complete cubin; the driver copies it before the state goes.
+        unsafe { module_load_data(cubin) }
+    })();
+    let result = result.map_err(|e| (e, text(&log)));
+    // SAFETY: `state` came from cuLinkCreate and is destroyed once.
+    let _ = unsafe { sys::cuLinkDestroy(state) };
+    result
 }
 
 /// Load a cubin/PTX image.

@@ -14,6 +14,59 @@ use crate::cuda::{self, CuError, Handle};
 pub const MAGIC: &[u8; 8] = b"ACCIMG\x01\0";
 pub const KIND_CUBIN: u32 = 1;
 pub const KIND_PTX: u32 = 2;
+/// The relocatable device code of the routines a file exports (codegen/src/routine.rs).
+pub const KIND_LIBRARY_CUBIN: u32 = 3;
+pub const KIND_LIBRARY_PTX: u32 = 4;
+/// Header flag: the kernels' cubins and PTX are relocatable and call routines of other
+/// files: they are linked with every registered library before loading.
+pub const FLAG_LINK: u32 = 1;
+
+/// Images of the program that hold routine libraries (`__accrt_register_routines`, at
+/// program start): address and size.
+static LIBRARIES: std::sync::Mutex<Vec<(usize, usize)>> = std::sync::Mutex::new(Vec::new());
+
+/// Records an image with routine libraries (kinds 3 and 4).
+pub fn register_library(image: *const c_void, size: usize) {
+    if image.is_null() || size == 0 {
+        return;
+    }
+    LIBRARIES.lock().unwrap_or_else(|e| e.into_inner()).push((image as usize, size));
+}
+
+/// The header flags of a container image (0 for anything else).
+pub fn flags(bytes: &[u8]) -> u32 {
+    match (bytes.get(..8), bytes.get(12..16)) {
+        (Some(m), Some(f)) if m == MAGIC => u32::from_le_bytes(f.try_into().expect("4 bytes")),
+        _ => 0,
+    }
+}
+
+/// What to link with kernel entry `kernel` (kind and SM number) from one library's entries:
+/// its cubin of the same SM number for a cubin (else its PTX, which the driver compiles for
+/// the GPU the cubin is for), its PTX for PTX. None: the library has nothing that fits.
+pub fn library_entry(kernel: (u32, u32), library: &[Entry]) -> Option<Entry> {
+    let ptx = library.iter().find(|e| e.kind == KIND_LIBRARY_PTX).copied();
+    match kernel.0 {
+        KIND_CUBIN => library.iter().find(|e| e.kind == KIND_LIBRARY_CUBIN && e.sm == kernel.1).copied().or(ptx),
+        _ => ptx,
+    }
+}
+
+/// Links kernel entry `e` of `bytes` with every registered library and loads the result.
+fn link_entry(bytes: &[u8], e: &Entry) -> Result<Handle, (CuError, String)> {
+    let libraries: Vec<(usize, usize)> = LIBRARIES.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let mut inputs: Vec<(bool, &[u8])> = vec![(e.kind == KIND_PTX, &bytes[e.offset..e.offset + e.size])];
+    for (addr, size) in libraries {
+        // SAFETY: registered images are constants the compiler embedded, of that size,
+        // alive for the whole program.
+        let lib = unsafe { std::slice::from_raw_parts(addr as *const u8, size) };
+        let Some(entries) = parse(lib) else { continue };
+        if let Some(l) = library_entry((e.kind, e.sm), &entries) {
+            inputs.push((l.kind == KIND_LIBRARY_PTX, &lib[l.offset..l.offset + l.size]));
+        }
+    }
+    cuda::link_and_load(&inputs)
+}
 
 /// One entry of the container.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,13 +107,30 @@ pub unsafe fn load(image: *const c_void, size: usize) -> Result<Handle, CuError>
         return unsafe { cuda::module_load_data(image) };
     };
     let mut last = None;
+    let mut link_log = String::new();
+    let link = flags(bytes) & FLAG_LINK != 0;
     for e in entries.iter().filter(|e| matches!(e.kind, KIND_CUBIN | KIND_PTX)) {
-        // SAFETY: `parse` checked the entry lies inside the image; the compiler wrote a
-        // complete cubin or NUL-terminated PTX there.
-        match unsafe { cuda::module_load_data(bytes[e.offset..].as_ptr() as *const c_void) } {
+        let loaded = if link {
+            link_entry(bytes, e).map_err(|(err, log)| {
+                if !log.is_empty() {
+                    link_log = log;
+                }
+                err
+            })
+        } else {
+            // SAFETY: `parse` checked the entry lies inside the image; the compiler wrote a
+            // complete cubin or NUL-terminated PTX there.
+            unsafe { cuda::module_load_data(bytes[e.offset..].as_ptr() as *const c_void) }
+        };
+        match loaded {
             Ok(m) => return Ok(m),
             Err(err) => last = Some(err),
         }
+    }
+    if !link_log.is_empty() {
+        crate::diag::runtime_error(&format!(
+            "linking the kernels with the routines of the program's other files failed (is every routine they call defined, with its 'routine' directive, in a file of the program?):\n{link_log}"
+        ));
     }
     let err = last.unwrap_or(CuError { call: "cuModuleLoadData", code: CUDA_ERROR_NO_BINARY_FOR_GPU });
     crate::diag::runtime_error(&format!("{} (last: {} {})", describe_failure(&entries), err.call, err.describe()))
@@ -120,6 +190,21 @@ mod tests {
         assert_eq!(e.len(), 2);
         assert_eq!((e[0].kind, e[0].sm, &img[e[0].offset..e[0].offset + e[0].size]), (KIND_CUBIN, 90, &b"abc"[..]));
         assert_eq!((e[1].kind, e[1].sm, &img[e[1].offset..e[1].offset + e[1].size]), (KIND_PTX, 80, &b"ptx\0"[..]));
+    }
+
+    #[test]
+    fn libraries_match_the_kernels_entry() {
+        let e = |kind, sm| Entry { kind, sm, offset: 0, size: 1 };
+        let lib = [e(KIND_LIBRARY_CUBIN, 90), e(KIND_LIBRARY_CUBIN, 80), e(KIND_LIBRARY_PTX, 80)];
+        assert_eq!(library_entry((KIND_CUBIN, 80), &lib), Some(e(KIND_LIBRARY_CUBIN, 80)));
+        assert_eq!(library_entry((KIND_CUBIN, 100), &lib), Some(e(KIND_LIBRARY_PTX, 80)));
+        assert_eq!(library_entry((KIND_PTX, 80), &lib), Some(e(KIND_LIBRARY_PTX, 80)));
+        assert_eq!(library_entry((KIND_PTX, 80), &lib[..2]), None);
+        let mut img = container(&[(KIND_CUBIN, 90, b"abc")]);
+        assert_eq!(flags(&img), 0);
+        img[12] = 1;
+        assert_eq!(flags(&img), FLAG_LINK);
+        assert_eq!(flags(b"\x7fELF............"), 0);
     }
 
     #[test]

@@ -43,6 +43,46 @@ use data::{Item, Kind, Site};
 use diag::{cstr, guard};
 use queue::Queue;
 
+/// A file's routine library as embedded by the pass (`accrt_routines` in C): the image
+/// that holds it (codegen/src/image_job.rs, `register_library`).
+#[repr(C)]
+#[derive(Debug)]
+pub struct AccrtRoutines {
+    pub image: *const c_void,
+    pub image_size: u64,
+}
+
+/// Registers the routine library of one file (a constructor the pass emits calls it at
+/// program start): kernels of other files that call its routines are linked with it on the
+/// GPU (image.rs).
+///
+/// # Safety
+/// `r` must point to a registration emitted by the compiler.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_register_routines(r: *const AccrtRoutines) {
+    // SAFETY: the caller's guarantee; the image is a constant of the program.
+    guard(|| unsafe {
+        if let Some(r) = r.as_ref() {
+            image::register_library(r.image, r.image_size as usize)
+        }
+    })
+}
+
+/// Called in place of a `routine nohost` function that has no host version in the program,
+/// when host code calls it (the host fallback of a compute region): stops the program.
+///
+/// # Safety
+/// `name` and `loc` must be NUL-terminated strings (or null).
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_no_host_version(name: *const c_char, loc: *const c_char) {
+    // SAFETY: the caller's guarantee.
+    let (name, loc) = unsafe { (cstr(name, "?"), cstr(loc, "?")) };
+    diag::user_error(
+        &loc,
+        &format!("function '{name}' was called on the host, but its 'routine' directive says 'nohost': it has no host version (the compute region ran on the host)"),
+    )
+}
+
 /// One kernel as embedded in the host object by the pass (`accrt_kernel` in C).
 #[repr(C)]
 #[derive(Debug)]

@@ -46,6 +46,7 @@ pub enum Isa {
     ConstantInt,
     Branch,
     Function,
+    InlineAsm,
 }
 
 pub fn isa(v: LLVMValueRef, kind: Isa) -> bool {
@@ -62,6 +63,7 @@ pub fn isa(v: LLVMValueRef, kind: Isa) -> bool {
             Isa::ConstantInt => LLVMIsAConstantInt(v),
             Isa::Branch => LLVMIsABranchInst(v),
             Isa::Function => LLVMIsAFunction(v),
+            Isa::InlineAsm => LLVMIsAInlineAsm(v),
         }
     };
     !r.is_null()

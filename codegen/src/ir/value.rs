@@ -47,7 +47,7 @@ impl<'ctx> Value<'ctx> {
     isa_tests! {
         is_instruction: Instruction, is_argument: Argument, is_const_expr: ConstantExpr,
         is_global_variable: GlobalVariable, is_function: Function, is_alloca: Alloca,
-        is_phi: Phi, is_call: Call, is_const_int: ConstantInt,
+        is_phi: Phi, is_call: Call, is_const_int: ConstantInt, is_inline_asm: InlineAsm,
     }
     pub fn const_int_value(self) -> Option<i64> {
         if !self.is_const_int() {
@@ -324,6 +324,14 @@ impl<'ctx> Value<'ctx> {
         let kind = Attribute::get_named_enum_kind_id(name);
         let attr = self.ty().context().0.create_enum_attribute(kind, 0);
         self.func().add_attribute(AttributeLoc::Function, attr)
+    }
+    /// A function attribute on this call (`call void @f() #alwaysinline`).
+    pub fn add_call_fn_enum_attr(self, name: &str) {
+        let kind = Attribute::get_named_enum_kind_id(name);
+        let attr = self.ty().context().0.create_enum_attribute(kind, 0);
+        if let Some(cs) = self.call_site() {
+            cs.add_attribute(AttributeLoc::Function, attr)
+        }
     }
 }
 
