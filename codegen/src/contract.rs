@@ -201,8 +201,9 @@ pub enum Clause<'ctx> {
     Link(Var<'ctx>),
     /// `async(q)`: the async argument as written (`async` alone: `acc_async_noval`).
     Async(Value<'ctx>),
-    /// `wait(q, ...)`: the queues to wait for first; empty: every queue.
-    Wait(Vec<Value<'ctx>>),
+    /// `wait(q, ...)`: the queues to wait for first; empty: every queue. With `devnum: d`
+    /// (`wait.devnum`), the device the queues are on (else the current one).
+    Wait(Option<Value<'ctx>>, Vec<Value<'ctx>>),
     /// `device_type(...)` of `init`/`shutdown`/`set`: the types named, as `acc_device_t`.
     DeviceType(Vec<i32>),
     /// `device_num(n)` of `init`/`shutdown`/`set`.
@@ -277,8 +278,8 @@ impl<'ctx> Directive<'ctx> {
         self.clauses.iter().find_map(|c| if let Clause::Async(v) = c { Some(*v) } else { None })
     }
     /// The `wait` clauses' lists (each empty for "every queue").
-    pub fn waits(&self) -> impl Iterator<Item = &[Value<'ctx>]> {
-        self.clauses.iter().filter_map(|c| if let Clause::Wait(v) = c { Some(v.as_slice()) } else { None })
+    pub fn waits(&self) -> impl Iterator<Item = (Option<Value<'ctx>>, &[Value<'ctx>])> {
+        self.clauses.iter().filter_map(|c| if let Clause::Wait(d, v) = c { Some((*d, v.as_slice())) } else { None })
     }
 }
 
@@ -561,7 +562,16 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
             Some(v) => Clause::Async(async_argument(loc, name, *v)?),
             None => Clause::Async(call.context().i64().const_int(ASYNC_NOVAL as u64)),
         },
-        C::Wait => Clause::Wait(args.iter().map(|v| async_argument(loc, name, *v)).collect::<Result<_>>()?),
+        C::Wait => Clause::Wait(None, args.iter().map(|v| async_argument(loc, name, *v)).collect::<Result<_>>()?),
+        C::WaitDevnum => match args.split_first() {
+            Some((dev, queues)) if !queues.is_empty() => {
+                if let Some(n) = dev.const_int_value().filter(|n| *n < 0) {
+                    return Err(AccError::user(loc, format!("wait(devnum: {n}): not a valid device number")));
+                }
+                Clause::Wait(Some(*dev), queues.iter().map(|v| async_argument(loc, "wait", *v)).collect::<Result<_>>()?)
+            }
+            _ => return Err(AccError::user(loc, "wait(devnum: ...) needs a device number and at least one queue")),
+        },
         C::DeviceType => Clause::DeviceType(
             args.iter()
                 .map(|a| {

@@ -109,12 +109,15 @@ pub fn emit_waits<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx
     if d.kind == DirectiveKind::Wait && lists.peek().is_none() {
         b.call(rt.wait_all, &[on, loc], "");
     }
-    for list in lists {
+    for (device, list) in lists {
         if list.is_empty() {
             b.call(rt.wait_all, &[on, loc], "");
         }
         for queue in list {
-            b.call(rt.wait, &[*queue, on, loc], "");
+            match device {
+                Some(dev) => b.call(rt.wait_device, &[dev, *queue, on, loc], ""),
+                None => b.call(rt.wait, &[*queue, on, loc], ""),
+            };
         }
     }
 }

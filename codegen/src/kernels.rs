@@ -48,11 +48,11 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             out.push(d.clone());
             continue;
         }
-        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::Wait(_))).cloned().collect();
+        let shared: Vec<Clause> = d.clauses.iter().filter(|c| !matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::Wait(..))).cloned().collect();
         let data_clauses: Vec<Clause> = d
             .clauses
             .iter()
-            .filter(|c| matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::If(_) | Clause::Async(_) | Clause::Wait(_)))
+            .filter(|c| matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::If(_) | Clause::Async(_) | Clause::Wait(..)))
             .cloned()
             .collect();
         out.push(Directive { kind: DirectiveKind::Data, name: acc_directives::Directive::Data.name().into(), clauses: data_clauses, ..d.clone() });

@@ -31,6 +31,8 @@ pub struct Runtime<'ctx> {
     /// `__accrt_wait(i64 queue, i64 on, ptr loc)`, `__accrt_wait_all(i64 on, ptr loc)`.
     pub wait: Value<'ctx>,
     pub wait_all: Value<'ctx>,
+    /// `__accrt_wait_device(i64 devnum, i64 queue, i64 on, ptr loc)`: `wait(devnum: ...)`.
+    pub wait_device: Value<'ctx>,
     /// `__accrt_host_wait(i64 queue, ptr loc)`.
     pub host_wait: Value<'ctx>,
     /// `__accrt_device_directive(i32 directive, i32 device_type, i64 device_num,
@@ -67,6 +69,7 @@ impl<'ctx> Runtime<'ctx> {
             launch_async: f("__accrt_launch_async", v, &[p, i64t, i64t, i64t, p, i64t]),
             wait: f("__accrt_wait", v, &[i64t, i64t, p]),
             wait_all: f("__accrt_wait_all", v, &[i64t, p]),
+            wait_device: f("__accrt_wait_device", v, &[i64t, i64t, i64t, p]),
             host_wait: f("__accrt_host_wait", v, &[i64t, p]),
             device_directive: f("__accrt_device_directive", v, &[i32t, i32t, i64t, i64t, i32t, p]),
         }

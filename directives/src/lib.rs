@@ -117,6 +117,9 @@ pub enum Clause {
     If,
     Async,
     Wait,
+    /// `wait(devnum: d: q, ...)` (contract-only spelling `wait.devnum`): the device number,
+    /// then the queues of that device.
+    WaitDevnum,
     Default,
     Gang,
     GangNum,

@@ -121,6 +121,13 @@ pub static CLAUSES: &[ClauseSpec] = &[
         Operands::Ints,
     )
     .with_modifiers(&["queues"]),
+    // `wait(devnum: d: q, ...)`: the queues are device d's (of the current device type).
+    lowered(
+        C::WaitDevnum,
+        "wait.devnum",
+        &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData, D::ExitData, D::Update, D::Wait],
+        Operands::Ints,
+    ),
     lowered(C::Default, "default", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::DefaultKind),
     // Loop schedule. `gang(num: n, dim: d, static: s)` would be `gang` plus one clause per
     // argument, spelled `gang.num`, `gang.dim` and `gang.static`.

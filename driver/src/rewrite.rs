@@ -288,17 +288,32 @@ fn lower_clause(
         }
         Operands::OpAndVar => lower_reduction(c, args, written, &call, &bad, loc, out, diags),
         Operands::Ints => {
-            // `wait(queues: 1, n)`: the modifier is dropped; `wait` alone: no operands.
+            // `wait(queues: 1, n)`: the modifier is dropped; `wait` alone: no operands;
+            // `wait(devnum: d: [queues:] 1, n)`: a `wait.devnum` clause, `d` first.
             let mut ops = String::new();
+            let mut name = canon;
             for (k, a) in args.iter().enumerate() {
-                let e = match split_modifier(&a.text) {
-                    (Some(m), e) if k == 0 && accepted(m) => e,
-                    (Some(m), _) if k == 0 => return diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
-                    (_, _) => a.text.as_str(),
-                };
+                let mut e = a.text.as_str();
+                if k == 0 && spec.clause == acc::Clause::Wait {
+                    if let (Some("devnum"), rest) = split_modifier(e) {
+                        let Some((dev, queues)) = split_devnum(rest) else {
+                            return diags.push(bad(format!("OpenACC '{}(devnum: ...)' needs a queue list after the device number: '{}(devnum: n: q, ...)'", c.name, c.name)));
+                        };
+                        name = acc::Clause::WaitDevnum.name();
+                        ops.push_str(&format!(", {}", int(dev)));
+                        e = queues;
+                    }
+                }
+                if k == 0 {
+                    match split_modifier(e) {
+                        (Some(m), rest) if accepted(m) => e = rest,
+                        (Some(m), _) => return diags.push(Diag::unsupported(loc.clone(), &format!("{}({}:)", c.name, m))),
+                        _ => {}
+                    }
+                }
                 ops.push_str(&format!(", {}", int(e)));
             }
-            out.push_str(&call(&ops));
+            out.push_str(&format!("__acc_clause({id}, {}{ops}); ", c_string(name)));
         }
         // `device_type(nvidia, host)` / `device_type(*)`: one string per name.
         Operands::Names if spec.supported => {
@@ -322,6 +337,27 @@ fn lower_clause(
         // Contract-only: written by the rewriter itself (routine.rs), never by users.
         Operands::Function => diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) }),
     }
+}
+
+/// `d : q, ...` after `devnum:` split at the colon that ends the device number (one not
+/// closing a `?:` inside it); `None` without a non-empty queue list.
+fn split_devnum(text: &str) -> Option<(&str, &str)> {
+    let toks = crate::tokenize::tokenize(text, false);
+    let (mut depth, mut questions) = (0i32, 0i32);
+    for t in &toks {
+        match t.text(text) {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => depth -= 1,
+            "?" if depth == 0 => questions += 1,
+            ":" if depth == 0 && questions > 0 => questions -= 1,
+            ":" if depth == 0 => {
+                let (dev, queues) = (text[..t.start].trim(), text[t.start + 1..].trim());
+                return (!dev.is_empty() && !queues.is_empty()).then_some((dev, queues));
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The `wait` directive's own list (`wait(1, n)`) as the `wait` clause that carries it in the
@@ -774,7 +810,6 @@ mod tests {
             "t.c:1:68: error: OpenACC 'self' is not supported yet",
             "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
             "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
-            "t.c:3:13: error: OpenACC 'wait(devnum:)' is not supported yet",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
@@ -882,8 +917,15 @@ mod tests {
         ] {
             assert!(b.contains(s), "missing {s} in\n{b}");
         }
-        let e = rw("# 1 \"t.c\"\n#pragma acc update self(x) wait(devnum: 0: 1)\n", None).unwrap_err();
-        assert_eq!(e[0].to_string(), "t.c:1:28: error: OpenACC 'wait(devnum:)' is not supported yet");
+        let b = body(&rw("# 1 \"t.c\"\n#pragma acc update self(x) wait(devnum: c ? 1 : d : queues: 1, n)\n#pragma acc wait(devnum: f(a[0]): 3) async(2)\n", None).unwrap());
+        for s in [
+            "__acc_clause(1, \"wait.devnum\", (long long)(c ? 1 : d), (long long)(1), (long long)(n));",
+            "__acc_clause(2, \"wait.devnum\", (long long)(f(a[0])), (long long)(3)); __acc_clause(2, \"async\", (long long)(2));",
+        ] {
+            assert!(b.contains(s), "missing {s} in\n{b}");
+        }
+        let e = rw("# 1 \"t.c\"\n#pragma acc update self(x) wait(devnum: 0)\n", None).unwrap_err();
+        assert_eq!(e[0].to_string(), "t.c:1:28: error: OpenACC 'wait(devnum: ...)' needs a queue list after the device number: 'wait(devnum: n: q, ...)'");
     }
 
     #[test]

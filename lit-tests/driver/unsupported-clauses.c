@@ -8,9 +8,6 @@
 
 void f(float *p, float **q, float m[8][8], int n, int c) {
   float s = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:31: error: OpenACC 'wait(devnum:)' is not supported yet
-#pragma acc parallel async(1) wait(devnum: 0: 2)
-  p[0] = 1;
 // CHECK: unsupported-clauses.c:[[@LINE+1]]:27: error: OpenACC 'tile' is not supported yet
 #pragma acc parallel loop tile(2, 2)
   for (int i = 0; i < 8; i++)

@@ -626,6 +626,27 @@ pub unsafe extern "C" fn __accrt_wait(queue: i64, on: i64, loc: *const c_char) {
     })
 }
 
+/// `wait(devnum: dev: queue) async(on)`: queue `on` of the calling thread's device (the host
+/// for `acc_async_sync`) waits for the work enqueued so far on queue `queue` of device `dev`
+/// (of the device type in use). An invalid argument is an error at `loc`.
+///
+/// # Safety
+/// `loc` must be null or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_wait_device(dev: i64, queue: i64, on: i64, loc: *const c_char) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantee.
+        let loc = unsafe { cstr(loc, "?") };
+        let count = api::device::current_count();
+        if !(0..i64::from(count)).contains(&dev) {
+            diag::user_error(&loc, &format!("wait(devnum: {dev}): not a valid device number (there are {count} device(s) of this type)"));
+        }
+        let q = queue::of_clause(queue, "wait", &loc);
+        let on = queue::of_clause(on, "async", &loc);
+        queue::queue_wait_device(dev as i32, q, on, &format!("the wait at {loc}"))
+    })
+}
+
 /// The host waits for the work enqueued on async queue `queue` so far: the host fallback of a
 /// compute construct with `async(queue)` (an `if` that is false) runs in the queue's order.
 /// An invalid `queue` is an error at `loc`.

@@ -326,6 +326,45 @@ pub fn queue_wait(q: Queue, on: Queue, by: &str) {
     st.reap(false);
 }
 
+/// Queue `on` of the calling thread's device waits for queue `q` of device `dev`
+/// (`wait(devnum: dev: q) async(on)`): an event recorded on `q`'s stream in `dev`'s context,
+/// which `on`'s stream waits for (a stream may wait for another device's event); `on`
+/// synchronous: the host waits for `q` on `dev`.
+pub fn queue_wait_device(dev: i32, q: Queue, on: Queue, by: &str) {
+    if dev as usize == device::slot() {
+        return queue_wait(q, on, by);
+    }
+    let Queue::Async(key) = q else { return };
+    let Queue::Async(on_key) = on else {
+        return device::with_device(dev, || {
+            device::target();
+            host_wait(q, by)
+        });
+    };
+    let recorded = device::with_device(dev, || {
+        device::target();
+        let st = state();
+        let src = st.stream_of(key)?;
+        let ev = cuda::event_create().unwrap_or_else(|e| e.fail(""));
+        cuda::event_record(ev, src).unwrap_or_else(|e| e.fail(&format!(" for {} on device {dev} (at {by})", describe(q))));
+        Some((ev, st.queues[&key].unfinished.clone()))
+    });
+    // A queue without a stream never had work on the GPU (or runs nothing asynchronously).
+    let Some((ev, from)) = recorded else { return };
+    device::target();
+    let mut st = state();
+    let dst = st.entry(on_key).stream.expect("queues have streams on the GPU");
+    cuda::stream_wait_event(dst, ev).unwrap_or_else(|e| e.fail(&format!(" for {} waiting for {} of device {dev} (at {by})", describe(on), describe(q))));
+    st.entry(on_key).unfinished.extend(&from);
+    st.reap(false);
+    drop(st);
+    // The event belongs to `dev`'s context; the wait already enqueued keeps what it needs.
+    device::with_device(dev, || {
+        device::target();
+        cuda::event_destroy(ev).unwrap_or_else(|e| e.fail(""))
+    });
+}
+
 /// Every queue's work so far is waited for by `on` (the host when synchronous).
 pub fn wait_all(on: Queue, by: &str) {
     let keys: Vec<i32> = state().queues.keys().copied().collect();

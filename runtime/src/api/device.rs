@@ -394,6 +394,11 @@ pub extern "C" fn acc_on_device(dev_type: i32) -> i32 {
     guard(|| i32::from(on_device(DevType::from_c(dev_type))))
 }
 
+/// How many devices of the type in use there are (for `wait(devnum:)`'s check).
+pub fn current_count() -> i32 {
+    num_devices(current_type())
+}
+
 /// The device number `dev_num` of a `_device` routine, checked against the device type in
 /// use.
 pub fn check_device_num(dev_num: i32, routine: &str) {
