@@ -224,15 +224,14 @@ pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Resu
                 part
             }
         };
-        link = calls_external(part.handle());
-        kernels = build_part(part, opts, link, &keep)?;
+        (kernels, link) = build_part(part, opts, false, &keep)?;
     }
     let mut library = (Vec::new(), String::new());
     if let Some(part) = source.filter(|_| !parts.exported.is_empty()) {
         internalize_all_but(part.handle(), &parts.exported);
         part.handle().run_passes("globaldce", None).map_err(AccError::internal)?;
         let keep_library = |ext: &str| keep(&format!("routines.{ext}"));
-        library = build_part(part, opts, true, &keep_library)?;
+        library = build_part(part, opts, true, &keep_library)?.0;
     }
     let portable = ptx::sm_number(&ptx::portable_arch(&opts.gpu_archs));
     Ok(crate::image::pack_parts(&crate::image::Parts { cubins: &kernels.0, ptx: &kernels.1, library: &library.0, library_ptx: &library.1, ptx_sm: portable, link }))
@@ -244,9 +243,11 @@ fn calls_external<'ctx>(m: Module<'ctx>) -> bool {
     m.functions().into_iter().any(|f| f.is_declaration() && !f.users().is_empty() && !f.name().starts_with("llvm."))
 }
 
-/// One part of the image: the module optimised, its cubins (`relocatable`: `ptxas -c`) and
-/// its portable PTX.
-fn build_part(part: OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<(Vec<(String, Vec<u8>)>, String)> {
+/// One part of the image: the module optimised, its cubins and its portable PTX, and whether
+/// they are relocatable (`ptxas -c`): always for a `library`, else when the optimised code
+/// still calls a function it does not define (decided after the pipeline: before it,
+/// libdevice's `__nvvm_reflect` is such a call, which NVVMReflect folds away).
+fn build_part(part: OwnedModule<'_>, opts: &Options, library: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<((Vec<(String, Vec<u8>)>, String), bool)> {
     let dev = part.handle();
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
@@ -258,8 +259,9 @@ fn build_part(part: OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &d
     if let Some(p) = keep("device.ll") {
         write(&p, &dev.print_to_string())?;
     }
+    let relocatable = library || calls_external(dev);
     // The module goes with `part`.
-    generate(&part, opts, relocatable, keep)
+    Ok((generate(&part, opts, relocatable, keep)?, relocatable))
 }
 
 /// Gives every local array or struct of at least 16 bytes a 16-byte alignment. LLVM 22's

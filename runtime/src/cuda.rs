@@ -204,6 +204,13 @@ pub fn max_grid_dim_x(dev: Device) -> Result<i32, CuError> {
     device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)
 }
 
+/// The device's compute capability as an SM number (9.0: 90).
+pub fn sm_number(dev: Device) -> Result<u32, CuError> {
+    let major = device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+    let minor = device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    Ok((major * 10 + minor).max(0) as u32)
+}
+
 pub fn multiprocessor_count(dev: Device) -> Result<i32, CuError> {
     device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
 }

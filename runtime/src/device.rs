@@ -42,6 +42,8 @@ pub struct Gpu {
     /// Multiprocessors, and threads each can hold at once (one wave of gangs, launch.rs).
     pub multiprocessors: u32,
     pub max_threads_per_multiprocessor: u32,
+    /// Compute capability as an SM number (90 for 9.0): which of an image's cubins can run.
+    pub sm: u32,
 }
 
 /// Where compute regions and device data go.
@@ -390,6 +392,7 @@ fn open(kind: Kind, num: i32) -> Target {
     let max_grid_x = cuda::max_grid_dim_x(device).unwrap_or_else(|e| e.fail(""));
     let multiprocessors = cuda::multiprocessor_count(device).unwrap_or_else(|e| e.fail(""));
     let max_threads_per_multiprocessor = cuda::max_threads_per_multiprocessor(device).unwrap_or_else(|e| e.fail(""));
+    let sm = cuda::sm_number(device).unwrap_or_else(|e| e.fail(""));
     Target::Gpu(Gpu {
         num,
         device,
@@ -397,6 +400,7 @@ fn open(kind: Kind, num: i32) -> Target {
         max_grid_x: max_grid_x.max(1) as u32,
         multiprocessors: multiprocessors.max(1) as u32,
         max_threads_per_multiprocessor: max_threads_per_multiprocessor.max(1) as u32,
+        sm,
     })
 }
 

@@ -95,11 +95,19 @@ pub fn parse(bytes: &[u8]) -> Option<Vec<Entry>> {
         .collect()
 }
 
-/// Loads the best module of `image` for the current GPU: the first entry the driver takes.
+/// Whether a cubin for `cubin_sm` runs on a GPU of `device_sm`: the same major version and a
+/// minor version no newer than the GPU's (SASS is not forward compatible across majors).
+pub fn cubin_runs_on(cubin_sm: u32, device_sm: u32) -> bool {
+    cubin_sm / 10 == device_sm / 10 && cubin_sm % 10 <= device_sm % 10
+}
+
+/// Loads the best module of `image` for the current GPU (`device_sm`, its SM number): the
+/// first entry the driver takes, skipping cubins that cannot run on it (asking the driver
+/// would only fail, and show up as an API error under compute-sanitizer).
 ///
 /// # Safety
 /// `image` must point to `size` readable bytes embedded by the compiler.
-pub unsafe fn load(image: *const c_void, size: usize) -> Result<Handle, CuError> {
+pub unsafe fn load(image: *const c_void, size: usize, device_sm: u32) -> Result<Handle, CuError> {
     // SAFETY: guaranteed by the caller.
     let bytes = unsafe { std::slice::from_raw_parts(image as *const u8, size) };
     let Some(entries) = parse(bytes) else {
@@ -109,7 +117,9 @@ pub unsafe fn load(image: *const c_void, size: usize) -> Result<Handle, CuError>
     let mut last = None;
     let mut link_log = String::new();
     let link = flags(bytes) & FLAG_LINK != 0;
-    for e in entries.iter().filter(|e| matches!(e.kind, KIND_CUBIN | KIND_PTX)) {
+    let fits = |e: &&Entry| e.kind == KIND_PTX || (e.kind == KIND_CUBIN && cubin_runs_on(e.sm, device_sm));
+    let any_fits = entries.iter().any(|e| fits(&e));
+    for e in entries.iter().filter(|e| matches!(e.kind, KIND_CUBIN | KIND_PTX) && (!any_fits || fits(e))) {
         let loaded = if link {
             link_entry(bytes, e).map_err(|(err, log)| {
                 if !log.is_empty() {
@@ -157,6 +167,15 @@ const CUDA_ERROR_NO_BINARY_FOR_GPU: i32 = 209;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cubins_run_within_their_major_version() {
+        assert!(cubin_runs_on(90, 90));
+        assert!(cubin_runs_on(80, 86));
+        assert!(!cubin_runs_on(86, 80), "a newer minor needs a newer GPU");
+        assert!(!cubin_runs_on(80, 90), "SASS does not carry across majors");
+        assert!(!cubin_runs_on(90, 100));
+    }
 
     fn container(entries: &[(u32, u32, &[u8])]) -> Vec<u8> {
         let mut out = MAGIC.to_vec();

@@ -39,6 +39,14 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::Mutex;
 
 use crate::cuda::{self, Handle};
+
+/// The calling thread's GPU's SM number (0 when it is not a GPU: every cubin is tried).
+fn gpu_sm() -> u32 {
+    match device::target() {
+        Some(Target::Gpu(g)) => g.sm,
+        _ => 0,
+    }
+}
 use crate::device::Target;
 use crate::queue::{self, Queue};
 use crate::{device, diag, emu, notify, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
@@ -237,7 +245,7 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static 
         .or_insert_with(|| {
             // SAFETY: `image` is the complete image (cubins and PTX, image.rs) of
             // `image_size` bytes embedded by the compiler for this kernel.
-            unsafe { crate::image::load(kd.image, kd.image_size as usize) }.unwrap_or_else(|e| e.fail(what))
+            unsafe { crate::image::load(kd.image, kd.image_size as usize, gpu_sm()) }.unwrap_or_else(|e| e.fail(what))
         });
     assert!(!kd.name.is_null(), "kernel descriptor without a name");
     // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.
