@@ -319,6 +319,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep
             let nc = ptx::count_nc_loads(&ptx_text);
             for mut u in ptx::parse_usage(&log) {
                 u.nc_loads = nc.iter().find(|(k, _)| *k == u.kernel).map_or(0, |(_, n)| *n);
+                u.relocatable = relocatable;
                 usage.push(u);
             }
         }

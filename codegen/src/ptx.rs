@@ -175,6 +175,9 @@ pub struct Usage {
     pub spill_stores: u64,
     pub spill_loads: u64,
     pub nc_loads: u32,
+    /// Assembled with `-c` (a relocatable cubin): the module's `.shared` arrays are placed
+    /// when the image is linked at load time, so `shared_bytes` leaves them out.
+    pub relocatable: bool,
 }
 
 /// Reads `ptxas -v`'s lines per entry function: `Compiling entry function 'k' for 'sm_90'`,
@@ -276,7 +279,8 @@ ptxas info    : Compile time = 38.289 ms
                     stack_bytes: 24,
                     spill_stores: 8,
                     spill_loads: 12,
-                    nc_loads: 0
+                    nc_loads: 0,
+                    relocatable: false
                 },
             ]
         );

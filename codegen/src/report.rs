@@ -208,7 +208,8 @@ fn data_text(d: &DataNote) -> String {
 }
 
 fn usage_text(u: &Usage) -> String {
-    let mut s = format!("Kernel {} for {}: {} registers, {} bytes shared memory, {} bytes stack", u.kernel, u.arch, u.registers, u.shared_bytes, u.stack_bytes);
+    let smem = if u.relocatable { " (relocatable cubin: .shared arrays are placed at load time, not counted)" } else { "" };
+    let mut s = format!("Kernel {} for {}: {} registers, {} bytes shared memory{smem}, {} bytes stack", u.kernel, u.arch, u.registers, u.shared_bytes, u.stack_bytes);
     if u.spill_stores + u.spill_loads > 0 {
         let _ = write!(s, " ({} bytes spill stores, {} bytes spill loads)", u.spill_stores, u.spill_loads);
     }
@@ -333,6 +334,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                         "spill_store_bytes": u.spill_stores,
                         "spill_load_bytes": u.spill_loads,
                         "ld_global_nc": u.nc_loads,
+                        "relocatable": u.relocatable,
                     })
                 })
                 .collect();
