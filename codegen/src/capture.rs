@@ -148,9 +148,63 @@ pub fn is_user_variable_name(name: &str) -> bool {
         && cs.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || !c.is_ascii())
 }
 
+/// The data attribute the compiler gave a capture that no clause names, and why, for the
+/// compile report (report.rs): None when a clause of the program decided it or the storage
+/// was declared inside the region. `pointer`: the captured value, or the variable's value,
+/// is a pointer (passed by value, it is translated to a device address at launch).
+pub fn implicit_attribute(f: &CaptureFacts, passing: Passing, pointer: bool) -> Option<(&'static str, &'static str)> {
+    let pointer_why = if f.pointee_in_data_clause {
+        "pointer into a data clause item: its value is translated to the device copy"
+    } else {
+        "pointer: its value is translated to the device address of what it points to, which must be present"
+    };
+    match passing {
+        Passing::Implicit(DataKind::Present) => Some(("present", "default(present)")),
+        Passing::Implicit(_) if f.gang_reduction => Some(("copy", "reduction across gangs: the result goes to the variable itself")),
+        Passing::Implicit(_) if matches!(f.storage, Storage::Variable { scalar: true }) => {
+            Some(("copy", "scalar written in a kernels region whose value enters or leaves it"))
+        }
+        Passing::Implicit(_) => Some(("copy", "array or struct used in the region without a data clause")),
+        Passing::FirstPrivate if f.firstprivate_clause || f.deviceptr_clause => None,
+        Passing::FirstPrivate if f.loop_variable => Some(("firstprivate", "loop variable of an acc loop, its value on entry read")),
+        Passing::FirstPrivate if pointer => Some(("firstprivate", pointer_why)),
+        Passing::FirstPrivate => Some(("firstprivate", "scalar used in the region without a data clause")),
+        Passing::Private if f.private_clause || f.region_local => None,
+        Passing::Private if f.loop_variable => Some(("private", "loop variable of an acc loop")),
+        Passing::Private => Some(("private", "scalar written in a kernels region whose value neither enters nor leaves it")),
+        Passing::Translate if f.storage == Storage::PointerValue && !f.in_data_clause => Some(("firstprivate", pointer_why)),
+        Passing::Translate | Passing::Value => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn implicit_attributes_for_the_report() {
+        let p = ComputeKind::Parallel;
+        let k = ComputeKind::Kernels;
+        let arr = var(false, p);
+        assert_eq!(implicit_attribute(&arr, classify(arr).unwrap(), false).map(|a| a.0), Some("copy"));
+        let n = var(true, p);
+        assert_eq!(implicit_attribute(&n, classify(n).unwrap(), false), Some(("firstprivate", "scalar used in the region without a data clause")));
+        assert_eq!(implicit_attribute(&n, classify(n).unwrap(), true).map(|a| a.0), Some("firstprivate"));
+        let named = CaptureFacts { firstprivate_clause: true, ..n };
+        assert_eq!(implicit_attribute(&named, classify(named).unwrap(), false), None);
+        let mapped = CaptureFacts { in_data_clause: true, ..arr };
+        assert_eq!(implicit_attribute(&mapped, classify(mapped).unwrap(), false), None);
+        let local = CaptureFacts { region_local: true, ..arr };
+        assert_eq!(implicit_attribute(&local, classify(local).unwrap(), false), None);
+        let written = CaptureFacts { written: true, ..var(true, k) };
+        assert_eq!(implicit_attribute(&written, classify(written).unwrap(), false).map(|a| a.0), Some("copy"));
+        let dead = CaptureFacts { live_in: false, live_out: false, ..written };
+        assert_eq!(implicit_attribute(&dead, classify(dead).unwrap(), false).map(|a| a.0), Some("private"));
+        let red = CaptureFacts { gang_reduction: true, ..n };
+        assert_eq!(implicit_attribute(&red, classify(red).unwrap(), false).map(|a| a.1), Some("reduction across gangs: the result goes to the variable itself"));
+        let present = CaptureFacts { default_present: true, ..arr };
+        assert_eq!(implicit_attribute(&present, classify(present).unwrap(), false), Some(("present", "default(present)")));
+    }
 
     fn var(scalar: bool, compute: ComputeKind) -> CaptureFacts {
         CaptureFacts {

@@ -34,8 +34,9 @@ pub struct KernelPlan {
     /// Trip count of the gang loop over the kernel's parameters, and how many of its
     /// iterations one gang takes per round (its worker/vector levels).
     pub gang_trip: Option<(Expr, Levels)>,
-    /// Per loop: source position and the levels it got, for the compile report.
-    pub loops: Vec<(Loc, Levels)>,
+    /// Per loop: source position, what the directive said and the levels it got (also for
+    /// the compile report).
+    pub loops: Vec<crate::report::LoopNote>,
     /// The kernel synchronises the vector lanes of a worker (`__acc_sync_worker`).
     pub worker_sync: bool,
     /// Variables the kernel combines across gangs (the runtime's scratch, reduction.rs).
@@ -43,8 +44,8 @@ pub struct KernelPlan {
     /// The gang count is the compiler's choice (no `num_gangs`), so the runtime may cap it
     /// to one wave: the last gang of a reduction then combines fewer partials.
     pub cap_gangs: bool,
-    /// Per reduction, a line for the compile report.
-    pub reductions: Vec<String>,
+    /// Per reduction, what the compile report says.
+    pub reductions: Vec<crate::reduction::Note>,
     /// The kernel stores the device address of a `declare link` global in the global's
     /// device slot (globals.rs), which every kernel reaching the global shares.
     pub link_slot: bool,
@@ -206,11 +207,11 @@ fn prepare_nvptx<'ctx>(
 /// image flagged to be linked at load time) only when its code calls a function it does not
 /// define: a routine of another file. Runs in a context of its own, so it may run on any
 /// thread.
-pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Result<Vec<u8>> {
+pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Result<Image> {
     let owned = OwnedContext::new();
     let dev_owned = owned.context().parse_bitcode(bitcode, "device").map_err(AccError::internal)?;
     let keep = |ext: &str| opts.save_temps.as_ref().map(|p| std::path::PathBuf::from(format!("{}.{ext}", p.display())));
-    let mut kernels = (Vec::new(), String::new());
+    let mut kernels = (Vec::new(), String::new(), Vec::new());
     let mut link = false;
     let mut source = Some(dev_owned);
     if !parts.kernels.is_empty() {
@@ -226,7 +227,7 @@ pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Resu
         };
         (kernels, link) = build_part(part, opts, false, &keep)?;
     }
-    let mut library = (Vec::new(), String::new());
+    let mut library = (Vec::new(), String::new(), Vec::new());
     if let Some(part) = source.filter(|_| !parts.exported.is_empty()) {
         internalize_all_but(part.handle(), &parts.exported);
         part.handle().run_passes("globaldce", None).map_err(AccError::internal)?;
@@ -234,8 +235,20 @@ pub fn compile_image(bitcode: &[u8], opts: &Options, parts: &ImageParts) -> Resu
         library = build_part(part, opts, true, &keep_library)?.0;
     }
     let portable = ptx::sm_number(&ptx::portable_arch(&opts.gpu_archs));
-    Ok(crate::image::pack_parts(&crate::image::Parts { cubins: &kernels.0, ptx: &kernels.1, library: &library.0, library_ptx: &library.1, ptx_sm: portable, link }))
+    let bytes = crate::image::pack_parts(&crate::image::Parts { cubins: &kernels.0, ptx: &kernels.1, library: &library.0, library_ptx: &library.1, ptx_sm: portable, link });
+    Ok(Image { bytes, usage: kernels.2 })
 }
+
+/// The device image and, when a compile report is asked for (`Options::report`), what each
+/// kernel uses per architecture (ptx.rs: `ptxas -v`, read-only cache loads in its PTX).
+#[derive(Clone, Debug, Default)]
+pub struct Image {
+    pub bytes: Vec<u8>,
+    pub usage: Vec<ptx::Usage>,
+}
+
+/// A part's cubins per architecture, its portable PTX and its kernels' resource usage.
+type Built = (Vec<(String, Vec<u8>)>, String, Vec<ptx::Usage>);
 
 /// Whether module `m` calls a function it neither defines nor gets from LLVM: an external
 /// routine (device.rs allows no other).
@@ -247,7 +260,7 @@ fn calls_external<'ctx>(m: Module<'ctx>) -> bool {
 /// they are relocatable (`ptxas -c`): always for a `library`, else when the optimised code
 /// still calls a function it does not define (decided after the pipeline: before it,
 /// libdevice's `__nvvm_reflect` is such a call, which NVVMReflect folds away).
-fn build_part(part: OwnedModule<'_>, opts: &Options, library: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<((Vec<(String, Vec<u8>)>, String), bool)> {
+fn build_part(part: OwnedModule<'_>, opts: &Options, library: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<(Built, bool)> {
     let dev = part.handle();
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
@@ -287,12 +300,13 @@ fn align_local_aggregates<'ctx>(dev: Module<'ctx>) {
 /// PTX and a cubin per architecture, and the portable PTX, packed into the image. With
 /// `-save-temps` and one architecture: `<prefix>.ptx` and `.cubin`; with several, also
 /// `<prefix>.sm_XX.ptx` and `.sm_XX.cubin` each (`<prefix>.ptx` is the embedded PTX).
-fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<(Vec<(String, Vec<u8>)>, String)> {
+fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep: &dyn Fn(&str) -> Option<std::path::PathBuf>) -> Result<Built> {
     let dev = dev_owned.handle();
     let portable = ptx::portable_arch(&opts.gpu_archs);
     let several = opts.gpu_archs.len() > 1;
     let mut cubins = Vec::new();
     let mut portable_ptx = None;
+    let mut usage = Vec::new();
     let line_info = dev.has_debug_info();
     for arch in &opts.gpu_archs {
         let t = crate::timing::phase("emit ptx");
@@ -302,7 +316,15 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep
         drop(t);
         let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
         let _t = crate::timing::phase("ptxas");
-        let cubin = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), line_info, relocatable)?;
+        let (cubin, log) = ptx::assemble(&ptx_text, arch, &opts.cuda_dir, ptx_keep.as_deref(), line_info, relocatable, opts.report())?;
+        if opts.report() {
+            let nc = ptx::count_nc_loads(&ptx_text);
+            for mut u in ptx::parse_usage(&log) {
+                u.nc_loads = nc.iter().find(|(k, _)| *k == u.kernel).map_or(0, |(_, n)| *n);
+                u.relocatable = relocatable;
+                usage.push(u);
+            }
+        }
         if let Some(p) = if several { keep(&format!("{arch}.cubin")) } else { keep("cubin") } {
             std::fs::write(&p, &cubin).map_err(|e| AccError::internal(format!("cannot write {}: {e}", p.display())))?;
         }
@@ -321,7 +343,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep
             write(&p, &portable_ptx)?;
         }
     }
-    Ok((cubins, portable_ptx))
+    Ok((cubins, portable_ptx, usage))
 }
 
 /// PTX for `arch` from a copy of the optimised module (code generation changes the IR).
@@ -405,8 +427,8 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
-    for (((_, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {
-        report.push((loc.clone(), *lv));
+    for (((desc, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {
+        report.push(crate::report::LoopNote { loc: loc.clone(), kind: desc.kind, assigned: *lv, effective: *eff, collapse: *collapse });
         let lv = eff;
         let (begin, end) = match plans.len() {
             0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),

@@ -217,7 +217,7 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
     // One gang runs a serial region, and any region without a gang loop or num_gangs: in
     // `kernels` its code outside loops must run once; in `parallel` more gangs would only
     // repeat the same work (and a reduction on the construct would count it once per gang).
-    let no_gang_loop = num_gangs.is_none() && !plan.loops.iter().any(|(_, l)| l.gang);
+    let no_gang_loop = num_gangs.is_none() && !plan.loops.iter().any(|l| l.assigned.gang);
     let gangs = if compute.is_sequential() || no_gang_loop {
         i64t.const_int(1)
     } else if let Some(g) = num_gangs {

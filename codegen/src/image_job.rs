@@ -15,6 +15,7 @@
 //!
 //! Does not change what is built: the bytes are those a single-threaded build makes.
 
+use crate::device::Image;
 use crate::error::{AccError, Result};
 use crate::ir::{Module, Value};
 use crate::options::Options;
@@ -29,9 +30,9 @@ pub const PLACEHOLDER: &str = "__acc_image.pending";
 const STACK_BYTES: usize = 64 << 20;
 
 pub enum ImageJob {
-    Running(JoinHandle<Result<Vec<u8>>>),
+    Running(JoinHandle<Result<Image>>),
     /// No thread could be started: built on the caller's thread instead.
-    Done(Result<Vec<u8>>),
+    Done(Result<Image>),
 }
 
 impl ImageJob {
@@ -47,7 +48,7 @@ impl ImageJob {
     }
 
     /// The image, once built.
-    pub fn wait(self) -> Result<Vec<u8>> {
+    pub fn wait(self) -> Result<Image> {
         let _t = crate::timing::phase("wait for the device image");
         match self {
             ImageJob::Running(handle) => handle.join().unwrap_or_else(|panic| Err(AccError::from_panic(panic))),
@@ -108,28 +109,39 @@ pub fn install<'ctx>(m: Module<'ctx>, image: &[u8], descriptors: &[String]) {
     placeholder.erase_global();
 }
 
-/// Images still being built for modules clang is optimising: the module's address, the job
-/// and the descriptors to fill in.
-static DEFERRED: Mutex<Vec<(usize, ImageJob, Vec<String>)>> = Mutex::new(Vec::new());
+/// An image still being built for a module clang is optimising: the module's address, the
+/// job, the descriptors to fill in and the compile report waiting for the kernels' usage.
+struct Deferred {
+    module: usize,
+    job: ImageJob,
+    descriptors: Vec<String>,
+    report: Option<crate::report::Report>,
+}
 
-/// Leaves the job running; `finish(m)` installs its image.
-pub fn defer<'ctx>(m: Module<'ctx>, job: ImageJob, descriptors: Vec<String>) {
+static DEFERRED: Mutex<Vec<Deferred>> = Mutex::new(Vec::new());
+
+/// Leaves the job running; `finish(m)` installs its image (and emits `report`, which the
+/// kernels' register and shared memory counts complete, then).
+pub fn defer<'ctx>(m: Module<'ctx>, job: ImageJob, descriptors: Vec<String>, report: Option<crate::report::Report>) {
     let mut deferred = DEFERRED.lock().unwrap_or_else(|e| e.into_inner());
-    deferred.push((m.raw() as usize, job, descriptors));
+    deferred.push(Deferred { module: m.raw() as usize, job, descriptors, report });
 }
 
 /// Waits for `m`'s deferred image, if it has one, and installs it. Ok(false): none.
 pub fn finish<'ctx>(m: Module<'ctx>) -> Result<bool> {
     let found = {
         let mut deferred = DEFERRED.lock().unwrap_or_else(|e| e.into_inner());
-        let at = deferred.iter().position(|(module, _, _)| *module == m.raw() as usize);
+        let at = deferred.iter().position(|d| d.module == m.raw() as usize);
         at.map(|i| deferred.swap_remove(i))
     };
-    let Some((_, job, descriptors)) = found else {
+    let Some(Deferred { job, descriptors, report, .. }) = found else {
         return Ok(false);
     };
     let image = job.wait()?;
-    install(m, &image, &descriptors);
+    if let Some(report) = report {
+        report.emit(&image.usage)?;
+    }
+    install(m, &image.bytes, &descriptors);
     m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after installing the device image: {e}")))?;
     Ok(true)
 }

@@ -114,6 +114,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     contract::check_orphaned_loops(&directives, &routines.iter().map(|r| r.function).collect::<Vec<_>>())?;
     let exported = routine::exportable(m, &routine::exported(&routines));
     if directives.is_empty() && exported.is_empty() {
+        report::Report::empty(m, &opts)?;
         routine::lower_nohost(m, &routines);
         contract::erase_markers(m);
         return Ok(had_markers);
@@ -168,10 +169,8 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         if !exported.is_empty() {
             descriptors.push(image_job::register_library(m)?);
         }
-        if std::env::var_os("ACCC_INFO").is_some() {
-            eprint!("{}", report::plans(&regions, &dev.plans));
-        }
-        image = Some((dev.image, descriptors));
+        let report = report::Report::build(&regions, &dev.plans, &opts, &m.source_file_name());
+        image = Some((dev.image, descriptors, report));
     }
     // After the device module was cloned: only host code calls the host version.
     routine::lower_nohost(m, &routines);
@@ -184,9 +183,15 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     declare::lower(m, &directives)?;
     contract::erase_markers(m);
     match image {
-        Some((job, descriptors)) if mode == Mode::OffloadDeferred => image_job::defer(m, job, descriptors),
-        Some((job, descriptors)) => image_job::install(m, &job.wait()?, &descriptors),
-        None => {}
+        Some((job, descriptors, report)) if mode == Mode::OffloadDeferred => image_job::defer(m, job, descriptors, report),
+        Some((job, descriptors, report)) => {
+            let built = job.wait()?;
+            if let Some(report) = report {
+                report.emit(&built.usage)?;
+            }
+            image_job::install(m, &built.bytes, &descriptors)
+        }
+        None => report::Report::empty(m, &opts)?,
     }
     m.verify().map_err(|e| AccError::internal(format!("the host module does not verify after acc-offload: {e}")))?;
     drop(t);

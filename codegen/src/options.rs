@@ -17,6 +17,11 @@ pub struct Options {
     /// Single-lane guards, broadcasts and syncs (guard.rs). Off only to check that tests
     /// catch their absence (`no-sync`, or `ACCC_DEBUG_NO_SYNC=1`): the kernels are wrong then.
     pub sync: bool,
+    /// The compile report on stderr (`info`: `accc -Minfo=accel`, or `ACCC_INFO=1`;
+    /// report.rs).
+    pub info: bool,
+    /// The compile report as JSON, written to this file (`info-json=PATH`: `accc -Minfo=json`).
+    pub info_json: Option<PathBuf>,
 }
 
 impl Default for Options {
@@ -27,6 +32,8 @@ impl Default for Options {
             opt_level: 3,
             cuda_dir: default_cuda_dir(),
             sync: true,
+            info: false,
+            info_json: None,
         }
     }
 }
@@ -49,6 +56,9 @@ impl Options {
         if std::env::var_os("ACCC_DEBUG_NO_SYNC").is_some_and(|v| v == "1") {
             o.sync = false;
         }
+        if std::env::var_os("ACCC_INFO").is_some_and(|v| !v.is_empty() && v != "0") {
+            o.info = true;
+        }
         o.apply(params)?;
         Ok(o)
     }
@@ -69,6 +79,11 @@ impl Options {
         p.join(";")
     }
 
+    /// Whether a compile report is asked for (text or JSON).
+    pub fn report(&self) -> bool {
+        self.info || self.info_json.is_some()
+    }
+
     pub fn apply(&mut self, text: &str) -> Result<(), String> {
         for item in text.split(';').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once('=').unwrap_or((item, ""));
@@ -80,6 +95,8 @@ impl Options {
                 }
                 "cuda-dir" => self.cuda_dir = PathBuf::from(v),
                 "no-sync" => self.sync = false,
+                "info" => self.info = true,
+                "info-json" => self.info_json = (!v.is_empty()).then(|| PathBuf::from(v)),
                 _ => return Err(format!("unknown acc-offload option '{k}'")),
             }
         }
@@ -135,6 +152,10 @@ mod tests {
     fn parses_params() {
         let mut o = Options::default();
         o.apply("gpu-arch=cc80;save-temps=/tmp/x;opt=1").unwrap();
+        assert!(!o.report());
+        o.apply("info;info-json=/tmp/t.accinfo.json").unwrap();
+        assert!(o.info && o.report());
+        assert_eq!(o.info_json, Some(PathBuf::from("/tmp/t.accinfo.json")));
         assert_eq!(o.gpu_archs, vec!["sm_80"]);
         assert_eq!(o.save_temps, Some(PathBuf::from("/tmp/x")));
         assert_eq!(o.opt_level, 1);

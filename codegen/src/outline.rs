@@ -34,6 +34,9 @@ pub struct Capture<'ctx> {
     /// base itself is not mapped, e.g. `y` with `copy(y[5:10])`).
     pub via: Option<(DataKind, Var<'ctx>)>,
     pub name: String,
+    /// The attribute the compiler chose for it and why, when no clause did (for the
+    /// compile report: `capture::implicit_attribute`).
+    pub implicit: Option<(&'static str, &'static str)>,
 }
 
 pub struct Outlined<'ctx> {
@@ -187,7 +190,12 @@ pub fn outline<'ctx>(
             _ => 0,
         };
         let via = all_vars.iter().find(|(_, x)| points_into(x.base, v)).map(|(k, x)| (*k, (*x).clone()));
-        captures.push(Capture { value: v, passing, bytes, via, name });
+        let pointer = match storage {
+            Storage::Variable { .. } => variable_type(v).is_ptr(),
+            _ => v.ty().is_ptr(),
+        };
+        let implicit = crate::capture::implicit_attribute(&facts, passing, pointer);
+        captures.push(Capture { value: v, passing, bytes, via, name, implicit });
     }
 
     let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));

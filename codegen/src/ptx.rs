@@ -104,8 +104,10 @@ pub fn libdevice_path(cuda_dir: &Path) -> PathBuf {
 /// reproduces the failure. `line_info`: the PTX has `.loc` directives, which ptxas keeps in
 /// the cubin with `-lineinfo` (`-g` would also turn its optimisations off). `relocatable`:
 /// `-c`, a cubin to link (routine.rs: calls between files' device code), which may call
-/// functions it declares `.extern`.
-pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool, relocatable: bool) -> Result<Vec<u8>> {
+/// functions it declares `.extern`. `verbose`: `-v`, whose per-kernel resource lines
+/// (`parse_usage`) come back as the second value (empty otherwise); ptxas then compiles the
+/// kernels on one thread, so that each kernel's lines stay together.
+pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, line_info: bool, relocatable: bool, verbose: bool) -> Result<(Vec<u8>, String)> {
     let ptxas = ptxas_path(cuda_dir);
     if !ptxas.exists() {
         return Err(AccError::internal(format!(
@@ -125,7 +127,7 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
     let cubin_path = dir.join("kernels.cubin");
     // --split-compile=0: ptxas optimises the kernels on as many threads as there are cores
     // (the cubin is the same; at 50 small kernels on 2 cores its time halves).
-    let mut flags: Vec<&str> = vec!["--split-compile=0"];
+    let mut flags: Vec<&str> = vec![if verbose { "-v" } else { "--split-compile=0" }];
     if line_info {
         flags.push("-lineinfo");
     }
@@ -156,5 +158,139 @@ pub fn assemble(ptx: &str, arch: &str, cuda_dir: &Path, keep: Option<&Path>, lin
             cubin_path.display()
         )));
     }
-    std::fs::read(&cubin_path).map_err(|e| AccError::internal(format!("cannot read {}: {e}", cubin_path.display())))
+    let cubin = std::fs::read(&cubin_path).map_err(|e| AccError::internal(format!("cannot read {}: {e}", cubin_path.display())))?;
+    let log = if verbose { String::from_utf8_lossy(&out.stderr).into_owned() } else { String::new() };
+    Ok((cubin, log))
+}
+
+/// What ptxas says one kernel uses (`ptxas -v`), and how many read-only cache loads its
+/// PTX has (`count_nc_loads`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub kernel: String,
+    pub arch: String,
+    pub registers: u32,
+    pub shared_bytes: u64,
+    pub stack_bytes: u64,
+    pub spill_stores: u64,
+    pub spill_loads: u64,
+    pub nc_loads: u32,
+    /// Assembled with `-c` (a relocatable cubin): the module's `.shared` arrays are placed
+    /// when the image is linked at load time, so `shared_bytes` leaves them out.
+    pub relocatable: bool,
+}
+
+/// Reads `ptxas -v`'s lines per entry function: `Compiling entry function 'k' for 'sm_90'`,
+/// then `N bytes stack frame, N bytes spill stores, N bytes spill loads` and `Used N
+/// registers, used N barriers, N bytes smem` (the smem part only when there is some;
+/// `cmem[...]` and other parts are skipped). Device functions (`Function properties for`
+/// without a `Compiling entry function` of their own) are not kernels and are skipped.
+pub fn parse_usage(log: &str) -> Vec<Usage> {
+    let mut out: Vec<Usage> = Vec::new();
+    let mut current: Option<usize> = None;
+    let number = |word: &str| word.trim().parse::<u64>().ok();
+    for line in log.lines() {
+        let text = line.trim_start_matches("ptxas info").trim_start_matches(|c: char| c == ' ' || c == ':').trim();
+        if let Some(rest) = text.strip_prefix("Compiling entry function '") {
+            let mut parts = rest.split('\'');
+            let kernel = parts.next().unwrap_or("").to_string();
+            let arch = parts.nth(1).unwrap_or("").to_string();
+            out.push(Usage { kernel, arch, ..Usage::default() });
+            current = Some(out.len() - 1);
+        } else if let Some(rest) = text.strip_prefix("Function properties for ") {
+            // Properties of the entry being compiled, or of a device function: only the
+            // former counts.
+            current = current.filter(|&i| out[i].kernel == rest.trim());
+        } else if let Some(u) = current.map(|i| &mut out[i]) {
+            for part in text.split(',').map(str::trim) {
+                let (n, what) = part.trim_start_matches("Used ").trim_start_matches("used ").split_once(' ').unwrap_or(("", ""));
+                let Some(n) = number(n) else { continue };
+                match what.trim() {
+                    "registers" => u.registers = n as u32,
+                    "bytes smem" => u.shared_bytes = n,
+                    "bytes stack frame" => u.stack_bytes = n,
+                    "bytes spill stores" => u.spill_stores = n,
+                    "bytes spill loads" => u.spill_loads = n,
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Per `.entry` of a PTX text: how many `ld.global.nc` (read-only data cache) loads its
+/// body has. Loads in `.func`s it calls are not counted (the kernels' code is inlined).
+pub fn count_nc_loads(ptx: &str) -> Vec<(String, u32)> {
+    let mut out: Vec<(String, u32)> = Vec::new();
+    let mut in_entry = false;
+    for line in ptx.lines() {
+        let t = line.trim_start();
+        let decl = t.trim_start_matches(".visible ").trim_start_matches(".weak ").trim_start_matches(".extern ");
+        if let Some(rest) = decl.strip_prefix(".entry ") {
+            let name = rest.split(|c: char| c == '(' || c.is_whitespace()).next().unwrap_or("");
+            out.push((name.to_string(), 0));
+            in_entry = true;
+        } else if decl.starts_with(".func ") {
+            in_entry = false;
+        } else if in_entry && t.starts_with("ld.global.nc") {
+            if let Some(last) = out.last_mut() {
+                last.1 += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    /// As ptxas 12.9 prints it with `-v` (smem only when used; a device function's
+    /// properties in between).
+    const LOG: &str = "ptxas info    : 0 bytes gmem
+ptxas info    : Compiling entry function 'saxpy_l14' for 'sm_90'
+ptxas info    : Function properties for saxpy_l14
+    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 18 registers, used 0 barriers
+ptxas info    : Compile time = 4.469 ms
+ptxas info    : Function properties for __acc_helper
+    16 bytes stack frame, 4 bytes spill stores, 8 bytes spill loads
+ptxas info    : Compiling entry function 'gang_sum_l4' for 'sm_90'
+ptxas info    : Function properties for gang_sum_l4
+    24 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads
+ptxas info    : Used 31 registers, used 1 barriers, 800 bytes smem, 368 bytes cmem[0]
+ptxas info    : Compile time = 38.289 ms
+";
+
+    #[test]
+    fn reads_ptxas_verbose_output() {
+        let u = parse_usage(LOG);
+        assert_eq!(
+            u,
+            vec![
+                Usage { kernel: "saxpy_l14".into(), arch: "sm_90".into(), registers: 18, ..Usage::default() },
+                Usage {
+                    kernel: "gang_sum_l4".into(),
+                    arch: "sm_90".into(),
+                    registers: 31,
+                    shared_bytes: 800,
+                    stack_bytes: 24,
+                    spill_stores: 8,
+                    spill_loads: 12,
+                    nc_loads: 0,
+                    relocatable: false
+                },
+            ]
+        );
+        assert!(parse_usage("").is_empty());
+        assert!(parse_usage("ptxas info    : 0 bytes gmem\n").is_empty());
+    }
+
+    #[test]
+    fn counts_read_only_loads_per_entry() {
+        let ptx = ".visible .entry k1(\n\t.param .u64 k1_param_0\n)\n{\n\tld.global.nc.b32 %r1, [%rd1];\n\tld.global.b32 %r2, [%rd2];\n\tld.global.nc.v2.f64 {%fd1, %fd2}, [%rd3];\n}\n.func helper()\n{\n\tld.global.nc.b32 %r1, [%rd1];\n}\n.visible .entry k2()\n{\n\tret;\n}\n";
+        assert_eq!(count_nc_loads(ptx), vec![("k1".to_string(), 2), ("k2".to_string(), 0)]);
+    }
 }

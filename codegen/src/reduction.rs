@@ -208,6 +208,16 @@ pub struct LoopInput<'ctx> {
     pub private: Vec<Value<'ctx>>,
 }
 
+/// One reduction as the compile report shows it: where, the clause, the levels it spans
+/// (`gangs` for the combine across gangs) and how the partials are combined.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub loc: Loc,
+    pub clause: String,
+    pub span: String,
+    pub strategy: String,
+}
+
 /// What the kernel plan and the compile report need.
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
@@ -215,8 +225,8 @@ pub struct Summary {
     pub gang_vars: u64,
     /// A worker tree is used: it needs workers of one warp (`ACCRT_KERNEL_WORKER_SYNC`).
     pub worker_sync: bool,
-    /// One line per reduction for `ACCC_INFO`.
-    pub report: Vec<String>,
+    /// Per reduction, what the compile report says (report.rs).
+    pub report: Vec<Note>,
     /// Indices (in `rewrite_kernel`'s `loops`) of the loops whose threads accumulate a
     /// scalar with no inner loop reducing it: their bodies are worth unrolling.
     pub accumulating: Vec<usize>,
@@ -380,7 +390,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem], "");
             index += g.shape.n;
             base.insert(g.key, copy);
-            summary.report.push(format!("{}: reduction({}:{}) across gangs: per-gang partials, the last gang combines them in gang order", construct_loc, g.op.symbol(), g.text));
+            summary.report.push(Note {
+                loc: construct_loc.clone(),
+                clause: format!("reduction({}:{})", g.op.symbol(), g.text),
+                span: "gangs".into(),
+                strategy: "per-gang partials, the last gang combines them in gang order".into(),
+            });
         }
         summary.gang_vars = index;
     }
@@ -471,7 +486,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             (Tree::Over(lv), _) if *lv != l.levels => format!("{} over {} (the inner loops' trees deferred here), {}", within.describe(), lv.describe(), warp_step(it.op, it.ty)),
             _ => format!("{}, {}", within.describe(), warp_step(it.op, it.ty)),
         };
-        summary.report.push(format!("{}: reduction({}:{}) over {}: {how}", l.loc, it.op.symbol(), it.text, l.levels.describe()));
+        summary.report.push(Note { loc: l.loc.clone(), clause: format!("reduction({}:{})", it.op.symbol(), it.text), span: l.levels.describe(), strategy: how });
     }
     Ok(summary)
 }

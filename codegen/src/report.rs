@@ -1,9 +1,26 @@
 //! Human-readable summaries: the `print-acc-regions` printer (what the contract reader
-//! saw) and the per-kernel loop schedule (`ACCC_INFO=1`, the seed of an -Minfo report).
+//! saw) and the compile report (`accc -Minfo=accel`, `ACCC_INFO=1`; `-Minfo=json`).
+//!
+//! The report says what the pass did, per compute region, in NVHPC's `-Minfo=accel`
+//! layout: the kernel and its launch, each `loop` directive's schedule with the hardware
+//! index it runs over (mapping.rs: gang `blockIdx.x`, worker `threadIdx.y`, vector
+//! `threadIdx.x`) or why it stayed sequential, each reduction's span and strategy
+//! (reduction.rs), the data clauses and the data attributes the compiler chose for
+//! variables no clause names (capture.rs), and per kernel and architecture what ptxas
+//! says it uses (registers, shared memory, stack) and its read-only cache loads
+//! (`ld.global.nc`). `Report::build` gathers everything but the usage while the pass
+//! runs; `Report::emit` completes it once the image is built (image_job.rs), so that the
+//! output is in source order whatever the image thread's timing. Text goes to stderr;
+//! JSON (one document per translation unit) to the file `info-json` names.
 
-use crate::contract::{Clause, Directive};
+use crate::contract::{Clause, ComputeKind, DataKind, Directive};
 use crate::device::KernelPlan;
+use crate::error::{AccError, Loc, Result};
+use crate::mapping::{Levels, LoopKind};
+use crate::options::Options;
 use crate::outline::Outlined;
+use crate::ptx::Usage;
+use serde_json::{json, Value as Json};
 use std::fmt::Write;
 
 pub fn describe<'ctx>(ds: &[Directive<'ctx>]) -> String {
@@ -37,20 +54,478 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
     }
 }
 
-pub fn plans<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan]) -> String {
-    let mut s = String::new();
-    for (r, p) in regions.iter().zip(plans) {
-        let _ = writeln!(
-            s,
-            "{}: {}: kernel {} (num_workers {} vector_length {} by default)",
-            r.directive.loc, r.directive.name, p.name, p.shape.num_workers, p.shape.vector_length
-        );
-        for (loc, lv) in &p.loops {
-            let _ = writeln!(s, "{loc}:   loop scheduled {}", lv.describe());
-        }
-        for line in &p.reductions {
-            let _ = writeln!(s, "{line}");
+/// One `loop` directive (or a combined construct's loop) as the report shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoopNote {
+    pub loc: Loc,
+    /// What the directive said (clauses).
+    pub kind: LoopKind,
+    /// The levels the loop got (mapping::assign_levels).
+    pub assigned: Levels,
+    /// The levels its iterations are spread over (mapping::effective_levels).
+    pub effective: Levels,
+    pub collapse: u32,
+}
+
+/// A data clause of the construct, or an attribute the compiler chose (`implicit`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataNote {
+    pub clause: String,
+    pub item: String,
+    pub implicit: bool,
+    /// Bytes mapped, for an implicit copy or present of a whole variable.
+    pub bytes: Option<u64>,
+    pub why: Option<String>,
+}
+
+/// One compute region.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegionNote {
+    pub function: String,
+    pub loc: Loc,
+    /// `parallel loop`, `kernels`, ...
+    pub construct: String,
+    pub compute: ComputeKind,
+    pub kernel: String,
+    /// How the gang count is chosen.
+    pub gangs: String,
+    pub num_workers: String,
+    pub vector_length: String,
+    pub loops: Vec<LoopNote>,
+    pub reductions: Vec<crate::reduction::Note>,
+    pub data: Vec<DataNote>,
+}
+
+/// The report of one translation unit, waiting for the kernels' usage.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub source: String,
+    pub regions: Vec<RegionNote>,
+    text: bool,
+    json: Option<std::path::PathBuf>,
+}
+
+/// The hardware index a level runs over (mapping.rs).
+pub fn dims(l: Levels) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if l.gang {
+        v.push("blockIdx.x");
+    }
+    if l.worker {
+        v.push("threadIdx.y");
+    }
+    if l.vector {
+        v.push("threadIdx.x");
+    }
+    v
+}
+
+fn level_names(l: Levels) -> Vec<&'static str> {
+    let mut v = Vec::new();
+    if l.gang {
+        v.push("gang");
+    }
+    if l.worker {
+        v.push("worker");
+    }
+    if l.vector {
+        v.push("vector");
+    }
+    v
+}
+
+/// Why a loop runs sequentially (None: it is partitioned).
+pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels) -> Option<&'static str> {
+    if !assigned.is_seq() {
+        return None;
+    }
+    Some(match (kind, compute) {
+        (LoopKind::Seq, _) => "seq clause",
+        (_, ComputeKind::Serial) => "serial construct: one thread runs the region",
+        (_, ComputeKind::KernelsSequential) => "code of a kernels construct outside its loop nests: one thread runs it",
+        (LoopKind::Auto, _) => "auto clause: accc does no dependence analysis, so an auto loop runs sequentially",
+        (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent: accc does no dependence analysis, so it runs sequentially",
+        _ => "no level left: the enclosing loops, or the loops inside, use gang, worker and vector",
+    })
+}
+
+/// Why a loop is spread over more levels than it was given (mapping::effective_levels).
+pub fn widened_reason(assigned: Levels, effective: Levels) -> Option<String> {
+    if assigned == effective || assigned.is_seq() {
+        return None;
+    }
+    let extra = Levels { gang: false, worker: effective.worker && !assigned.worker, vector: effective.vector && !assigned.vector };
+    let why = if extra.vector {
+        "no partitioned loop inside it takes the finer levels"
+    } else {
+        "no worker loop around this vector loop spreads it over the workers"
+    };
+    Some(format!("also over {}: {why}", level_names(extra).join(", ")))
+}
+
+/// `#pragma acc loop gang, vector /* blockIdx.x threadIdx.x */`, and a second line when the
+/// loop was widened.
+pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
+    let collapse = if l.collapse > 1 { format!(" collapse({})", l.collapse) } else { String::new() };
+    if let Some(why) = seq_reason(l.kind, compute, l.assigned) {
+        return vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")];
+    }
+    let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", level_names(l.effective).join(", "), dims(l.effective).join(" "))];
+    if let Some(w) = widened_reason(l.assigned, l.effective) {
+        out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
+    }
+    out
+}
+
+fn data_kind_name(k: DataKind) -> &'static str {
+    match k {
+        DataKind::Copy => "copy",
+        DataKind::CopyIn => "copyin",
+        DataKind::CopyOut => "copyout",
+        DataKind::Create => "create",
+        DataKind::Present => "present",
+        DataKind::NoCreate => "no_create",
+        DataKind::Delete => "delete",
+        DataKind::DevicePtr => "deviceptr",
+        DataKind::CopyOutZero => "copyout(zero:)",
+        DataKind::CreateZero => "create(zero:)",
+    }
+}
+
+fn data_text(d: &DataNote) -> String {
+    let clause = match d.clause.strip_suffix("(zero:)") {
+        Some(c) => format!("{c}(zero:{})", d.item),
+        None => format!("{}({})", d.clause, d.item),
+    };
+    let mut s = format!("Generating {}{clause}", if d.implicit { "implicit " } else { "" });
+    if let Some(b) = d.bytes {
+        let _ = write!(s, " [{b} bytes]");
+    }
+    if let Some(w) = &d.why {
+        let _ = write!(s, ": {w}");
+    }
+    s
+}
+
+fn usage_text(u: &Usage) -> String {
+    let smem = if u.relocatable { " (relocatable cubin: .shared arrays are placed at load time, not counted)" } else { "" };
+    let mut s = format!("Kernel {} for {}: {} registers, {} bytes shared memory{smem}, {} bytes stack", u.kernel, u.arch, u.registers, u.shared_bytes, u.stack_bytes);
+    if u.spill_stores + u.spill_loads > 0 {
+        let _ = write!(s, " ({} bytes spill stores, {} bytes spill loads)", u.spill_stores, u.spill_loads);
+    }
+    match u.nc_loads {
+        0 => s.push_str(", no ld.global.nc (read-only cache) loads"),
+        n => {
+            let _ = write!(s, ", {n} ld.global.nc (read-only cache) loads");
         }
     }
     s
+}
+
+/// The lines of a source position: bare when in the report's source file, else `file:line`.
+fn line_of(loc: &Loc, source: &str) -> String {
+    if loc.file == source {
+        loc.line.to_string()
+    } else {
+        format!("{}:{}", loc.file, loc.line)
+    }
+}
+
+/// The text report: per function (`file: function:`), its regions in source order.
+pub fn render_text(source: &str, regions: &[RegionNote], usage: &[Usage]) -> String {
+    let mut s = String::new();
+    let mut current: Option<&str> = None;
+    for r in regions {
+        if current != Some(r.function.as_str()) {
+            let _ = writeln!(s, "{}: {}:", r.loc.file, r.function);
+            current = Some(&r.function);
+        }
+        let l = line_of(&r.loc, source);
+        // NVHPC's indentation: the region's lines at width 7, its loops' at width 11.
+        let pad = |depth: usize, line: &str, text: &str| if depth == 0 { format!("{line:>7}, {text}\n") } else { format!("{line:>11}, {text}\n") };
+        s += &pad(0, &l, &format!("Generating NVIDIA GPU code: {} as kernel {}", r.construct, r.kernel));
+        s += &pad(1, &l, &format!("launch: {}, num_workers {}, vector_length {}", r.gangs, r.num_workers, r.vector_length));
+        if r.loops.is_empty() {
+            s += &pad(1, &l, "no loop directive: the region's code is not partitioned (one lane of each gang runs it)");
+        }
+        // Loops and reductions interleaved in source order (a reduction at its loop).
+        let mut items: Vec<(&Loc, usize, String)> = Vec::new();
+        for (i, lp) in r.loops.iter().enumerate() {
+            for (j, text) in loop_lines(lp, r.compute).into_iter().enumerate() {
+                items.push((&lp.loc, i * 4 + j.min(1), text));
+            }
+        }
+        for red in &r.reductions {
+            let order = r.loops.iter().position(|lp| lp.loc == red.loc).map_or(usize::MAX, |i| i * 4 + 2);
+            let text = if red.span == "gangs" {
+                format!("Generating {} across gangs: {}", red.clause, red.strategy)
+            } else {
+                format!("Generating {} over {}: {}", red.clause, red.span, red.strategy)
+            };
+            items.push((&red.loc, order, text));
+        }
+        items.sort_by_key(|(loc, order, _)| (loc.line, loc.col, *order));
+        let mut last: Option<(u32, u32)> = None;
+        for (loc, _, text) in items {
+            let here = (loc.line, loc.col);
+            // A second line about the same loop is indented under it.
+            if last == Some(here) && !text.starts_with('#') && !text.starts_with("Generating") {
+                let _ = writeln!(s, "{:>13}{text}", "");
+            } else {
+                s += &pad(1, &line_of(loc, source), &text);
+            }
+            last = Some(here);
+        }
+        for d in &r.data {
+            s += &pad(0, &l, &data_text(d));
+        }
+        for u in usage.iter().filter(|u| u.kernel == r.kernel) {
+            s += &pad(0, &l, &usage_text(u));
+        }
+    }
+    s
+}
+
+fn loc_json(loc: &Loc) -> Json {
+    json!({ "file": loc.file, "line": loc.line, "column": loc.col })
+}
+
+/// The JSON report (`-Minfo=json`): `{"version": 1, "source", "regions": [...]}`, each
+/// region with its `loops`, `reductions`, `data` and per-architecture `usage`.
+pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Json {
+    let regions: Vec<Json> = regions
+        .iter()
+        .map(|r| {
+            let loops: Vec<Json> = r
+                .loops
+                .iter()
+                .map(|l| {
+                    let seq = seq_reason(l.kind, r.compute, l.assigned);
+                    json!({
+                        "location": loc_json(&l.loc),
+                        "schedule": if seq.is_some() { vec!["seq"] } else { level_names(l.effective) },
+                        "assigned": level_names(l.assigned),
+                        "hardware": dims(l.effective),
+                        "collapse": l.collapse,
+                        "sequential_reason": seq,
+                        "widened": widened_reason(l.assigned, l.effective),
+                    })
+                })
+                .collect();
+            let reductions: Vec<Json> = r
+                .reductions
+                .iter()
+                .map(|x| json!({ "location": loc_json(&x.loc), "clause": x.clause, "span": x.span, "strategy": x.strategy }))
+                .collect();
+            let data: Vec<Json> = r
+                .data
+                .iter()
+                .map(|d| json!({ "clause": d.clause, "item": d.item, "implicit": d.implicit, "bytes": d.bytes, "reason": d.why }))
+                .collect();
+            let usage: Vec<Json> = usage
+                .iter()
+                .filter(|u| u.kernel == r.kernel)
+                .map(|u| {
+                    json!({
+                        "arch": u.arch,
+                        "registers": u.registers,
+                        "shared_memory_bytes": u.shared_bytes,
+                        "stack_bytes": u.stack_bytes,
+                        "spill_store_bytes": u.spill_stores,
+                        "spill_load_bytes": u.spill_loads,
+                        "ld_global_nc": u.nc_loads,
+                        "relocatable": u.relocatable,
+                    })
+                })
+                .collect();
+            json!({
+                "function": r.function,
+                "location": loc_json(&r.loc),
+                "construct": r.construct,
+                "kernel": r.kernel,
+                "launch": { "gangs": r.gangs, "num_workers": r.num_workers, "vector_length": r.vector_length },
+                "loops": loops,
+                "reductions": reductions,
+                "data": data,
+                "usage": usage,
+            })
+        })
+        .collect();
+    json!({ "version": 1, "source": source, "regions": regions })
+}
+
+impl Report {
+    /// The report of the regions `acc-offload` outlined (None: no report asked for).
+    pub fn build<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan], opts: &Options, source: &str) -> Option<Report> {
+        if !opts.report() {
+            return None;
+        }
+        let mut notes: Vec<RegionNote> = regions.iter().zip(plans).map(|(r, p)| region_note(r, p)).collect();
+        // Source order, each function's regions together.
+        let first: std::collections::HashMap<String, (String, u32)> = notes.iter().rev().map(|n| (n.function.clone(), (n.loc.file.clone(), n.loc.line))).collect();
+        notes.sort_by(|a, b| (&first[&a.function], &a.function, a.loc.line, a.loc.col).cmp(&(&first[&b.function], &b.function, b.loc.line, b.loc.col)));
+        // The user's file (the regions' positions), not the scratch file clang compiled.
+        let source = notes.first().map_or(source.to_string(), |n| n.loc.file.clone());
+        Some(Report { source, regions: notes, text: opts.info, json: opts.info_json.clone() })
+    }
+
+    /// For a module without compute regions: the JSON report, empty, so that a tool finds
+    /// one document per translation unit (the text report says nothing).
+    pub fn empty<'ctx>(m: crate::ir::Module<'ctx>, opts: &Options) -> Result<()> {
+        match &opts.info_json {
+            Some(path) => Report { source: m.source_file_name(), regions: Vec::new(), text: false, json: Some(path.clone()) }.emit(&[]),
+            None => Ok(()),
+        }
+    }
+
+    /// Prints the text report and writes the JSON one, with the kernels' usage.
+    pub fn emit(&self, usage: &[Usage]) -> Result<()> {
+        if self.text {
+            use std::io::Write;
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(render_text(&self.source, &self.regions, usage).as_bytes());
+        }
+        if let Some(path) = &self.json {
+            let mut text = serde_json::to_string_pretty(&render_json(&self.source, &self.regions, usage)).map_err(|e| AccError::internal(format!("the compile report does not serialise: {e}")))?;
+            text.push('\n');
+            std::fs::write(path, text).map_err(|e| AccError::internal(format!("cannot write the compile report {}: {e}", path.display())))?;
+        }
+        Ok(())
+    }
+}
+
+fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
+    let d = &r.directive;
+    let find = |f: &dyn Fn(&Clause<'ctx>) -> bool| d.clauses.iter().any(f);
+    let gangs = if r.compute.is_sequential() {
+        "one gang".to_string()
+    } else if find(&|c| matches!(c, Clause::NumGangs(_))) {
+        "num_gangs from the clause".to_string()
+    } else if !p.loops.iter().any(|l| l.assigned.gang) {
+        "one gang (no gang loop, no num_gangs)".to_string()
+    } else if p.gang_trip.is_some() {
+        "gangs enough for the gang loop's iterations".to_string()
+    } else {
+        "gangs chosen by the runtime".to_string()
+    };
+    let size = |given: bool, default: i64| if given { "from the clause".to_string() } else { default.to_string() };
+    let mut data: Vec<DataNote> = d
+        .clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Data(k, v) => Some(DataNote { clause: data_kind_name(*k).into(), item: v.text.clone(), implicit: false, bytes: None, why: None }),
+            _ => None,
+        })
+        .collect();
+    for c in &r.captures {
+        if let Some((clause, why)) = c.implicit {
+            if !crate::capture::is_user_variable_name(&c.name) {
+                continue;
+            }
+            let bytes = matches!(c.passing, crate::capture::Passing::Implicit(_)).then_some(c.bytes);
+            data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
+        }
+    }
+    RegionNote {
+        function: d.function.name(),
+        loc: d.loc.clone(),
+        construct: d.name.clone(),
+        compute: r.compute,
+        kernel: p.name.clone(),
+        gangs,
+        num_workers: size(find(&|c| matches!(c, Clause::NumWorkers(_))), p.shape.num_workers),
+        vector_length: size(find(&|c| matches!(c, Clause::VectorLength(_))), p.shape.vector_length),
+        loops: p.loops.clone(),
+        reductions: p.reductions.clone(),
+        data,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pretty_assertions::assert_eq;
+
+    const G: Levels = Levels { gang: true, worker: false, vector: false };
+    const GV: Levels = Levels { gang: true, worker: false, vector: true };
+    const GWV: Levels = Levels { gang: true, worker: true, vector: true };
+    const V: Levels = Levels { gang: false, worker: false, vector: true };
+    const WV: Levels = Levels { gang: false, worker: true, vector: true };
+
+    fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1 }
+    }
+
+    #[test]
+    fn schedules_and_reasons() {
+        assert_eq!(dims(GWV), vec!["blockIdx.x", "threadIdx.y", "threadIdx.x"]);
+        let p = ComputeKind::Parallel;
+        assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(G), G, G), p), vec!["#pragma acc loop gang /* blockIdx.x */"]);
+        assert_eq!(
+            loop_lines(&lp(3, LoopKind::Unspecified, GV, GWV), p),
+            vec!["#pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */", "gang, vector assigned; also over worker: no worker loop around this vector loop spreads it over the workers"]
+        );
+        assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(V), V, WV), p)[1], "vector assigned; also over worker: no worker loop around this vector loop spreads it over the workers");
+        assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(G), G, GWV), p)[1], "gang assigned; also over worker, vector: no partitioned loop inside it takes the finer levels");
+        assert_eq!(loop_lines(&lp(3, LoopKind::Seq, Levels::NONE, Levels::NONE), p), vec!["#pragma acc loop seq /* sequential: seq clause */"]);
+        assert_eq!(seq_reason(LoopKind::Unspecified, ComputeKind::Kernels, Levels::NONE).unwrap(), "kernels loop without independent: accc does no dependence analysis, so it runs sequentially");
+        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE).unwrap().starts_with("auto clause"));
+        assert!(seq_reason(LoopKind::Explicit(G), ComputeKind::Serial, Levels::NONE).unwrap().starts_with("serial construct"));
+        assert!(seq_reason(LoopKind::Independent, p, Levels::NONE).unwrap().starts_with("no level left"));
+        assert_eq!(seq_reason(LoopKind::Independent, ComputeKind::Kernels, G), None);
+        let mut c = lp(3, LoopKind::Explicit(GV), GV, GWV);
+        c.collapse = 2;
+        assert!(loop_lines(&c, p)[0].starts_with("#pragma acc loop gang, worker, vector collapse(2) /*"));
+    }
+
+    fn region() -> RegionNote {
+        RegionNote {
+            function: "sum".into(),
+            loc: Loc { file: "t.c".into(), line: 4, col: 9 },
+            construct: "parallel loop".into(),
+            compute: ComputeKind::Parallel,
+            kernel: "sum_l4".into(),
+            gangs: "gangs enough for the gang loop's iterations".into(),
+            num_workers: "1".into(),
+            vector_length: "256".into(),
+            loops: vec![lp(4, LoopKind::Unspecified, GV, GWV), lp(6, LoopKind::Seq, Levels::NONE, Levels::NONE)],
+            reductions: vec![crate::reduction::Note { loc: Loc { file: "t.c".into(), line: 4, col: 9 }, clause: "reduction(+:s)".into(), span: "gangs".into(), strategy: "last gang".into() }],
+            data: vec![
+                DataNote { clause: "copyin".into(), item: "a[0:n]".into(), implicit: false, bytes: None, why: None },
+                DataNote { clause: "copy".into(), item: "s".into(), implicit: true, bytes: Some(8), why: Some("reduction".into()) },
+            ],
+        }
+    }
+
+    #[test]
+    fn text_layout() {
+        let u = Usage { kernel: "sum_l4".into(), arch: "sm_90".into(), registers: 31, shared_bytes: 800, nc_loads: 2, ..Usage::default() };
+        let want = "\
+t.c: sum:
+      4, Generating NVIDIA GPU code: parallel loop as kernel sum_l4
+          4, launch: gangs enough for the gang loop's iterations, num_workers 1, vector_length 256
+          4, #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
+             gang, vector assigned; also over worker: no worker loop around this vector loop spreads it over the workers
+          4, Generating reduction(+:s) across gangs: last gang
+          6, #pragma acc loop seq /* sequential: seq clause */
+      4, Generating copyin(a[0:n])
+      4, Generating implicit copy(s) [8 bytes]: reduction
+      4, Kernel sum_l4 for sm_90: 31 registers, 800 bytes shared memory, 0 bytes stack, 2 ld.global.nc (read-only cache) loads
+";
+        assert_eq!(render_text("t.c", &[region()], &[u]), want);
+    }
+
+    #[test]
+    fn json_keys() {
+        let j = render_json("t.c", &[region()], &[]);
+        assert_eq!(j["version"], 1);
+        let r = &j["regions"][0];
+        assert_eq!(r["kernel"], "sum_l4");
+        assert_eq!(r["loops"][0]["hardware"], json!(["blockIdx.x", "threadIdx.y", "threadIdx.x"]));
+        assert_eq!(r["loops"][1]["schedule"], json!(["seq"]));
+        assert_eq!(r["loops"][1]["sequential_reason"], "seq clause");
+        assert_eq!(r["data"][1]["implicit"], true);
+        assert_eq!(r["reductions"][0]["span"], "gangs");
+        assert_eq!(r["usage"], json!([]));
+    }
 }

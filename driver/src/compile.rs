@@ -302,7 +302,8 @@ pub enum Source {
 /// the marker code is ours. IR outputs (`-emit-llvm`) are the contract as the pass receives
 /// it: Clang's IR before any LLVM pass (`-disable-llvm-passes`), with the `-O` level's
 /// function attributes, so `opt -passes=acc-offload` on it does what the compile does.
-pub fn compile(o: &Options, input: &Path, source: Source, out: &Path, kind: Output, save_prefix: &str) -> Result<Step> {
+/// `info_json`: where the pass writes the JSON compile report (`-Minfo=json`).
+pub fn compile(o: &Options, input: &Path, source: Source, out: &Path, kind: Output, save_prefix: &str, info_json: Option<&Path>) -> Result<Step> {
     let mut s = Step::new(&clang());
     s.arg("-x").arg(match source {
         Source::RewrittenC => "cpp-output",
@@ -327,10 +328,15 @@ pub fn compile(o: &Options, input: &Path, source: Source, out: &Path, kind: Outp
     s.arg("-w").arg("-Qunused-arguments").arg("-fno-discard-value-names");
     if matches!(kind, Output::Object | Output::Assembly) {
         s.arg(format!("-fpass-plugin={}", plugin_path()?.display()));
-        s.env.push((
-            "ACC_OFFLOAD_OPTIONS".into(),
-            format!("gpu-arch={};save-temps={}", o.gpu_arch, save_prefix),
-        ));
+        let mut options = format!("gpu-arch={};save-temps={}", o.gpu_arch, save_prefix);
+        // The compile report (`-Minfo`): the pass prints it, or writes it as JSON.
+        if o.info {
+            options.push_str(";info");
+        }
+        if let Some(p) = info_json.filter(|_| o.info_json) {
+            options.push_str(&format!(";info-json={}", p.display()));
+        }
+        s.env.push(("ACC_OFFLOAD_OPTIONS".into(), options));
     }
     s.arg(input.to_string_lossy()).arg("-o").arg(out.to_string_lossy());
     Ok(s)
@@ -436,10 +442,19 @@ mod tests {
     #[test]
     fn ir_compile_has_no_plugin() {
         let o = opts("-O1 -g -S -emit-llvm t.c");
-        let c = compile(&o, Path::new("t.acc.i"), Source::RewrittenC, Path::new("t.ll"), Output::IrText, "").unwrap();
+        let c = compile(&o, Path::new("t.acc.i"), Source::RewrittenC, Path::new("t.ll"), Output::IrText, "", None).unwrap();
         assert!(c.args.iter().all(|a| !a.starts_with("-fpass-plugin")));
         assert!(c.env.is_empty());
         assert!(c.display().contains("-x cpp-output -S -emit-llvm -Xclang -disable-llvm-passes -O1 -g"));
+    }
+
+    #[test]
+    fn minfo_reaches_the_pass() {
+        let o = opts("-Minfo=accel,json -c t.c");
+        let Ok(c) = compile(&o, Path::new("t.acc.i"), Source::RewrittenC, Path::new("t.o"), Output::Object, "", Some(Path::new("t.accinfo.json"))) else {
+            return; // no plugin built next to the test binary
+        };
+        assert_eq!(c.env, vec![("ACC_OFFLOAD_OPTIONS".to_string(), "gpu-arch=sm_90;save-temps=;info;info-json=t.accinfo.json".to_string())]);
     }
 
     #[test]

@@ -140,6 +140,10 @@ pub struct Options {
     pub verbose: bool,
     /// `-###`: print the commands, run none (the rewrite between them is named, not done).
     pub dry_run: bool,
+    /// `-Minfo`, `-Minfo=accel` or `=all`: the compile report on stderr (codegen report.rs).
+    pub info: bool,
+    /// `-Minfo=json`: the compile report as JSON, `<output>.accinfo.json` per input.
+    pub info_json: bool,
 }
 
 pub const DEFAULT_GPU_ARCH: &str = "sm_90";
@@ -191,6 +195,22 @@ fn nvhpc_gpu(spec: &str) -> Result<String> {
     Ok(archs.join(","))
 }
 
+/// NVHPC's `-Minfo[=a,b,...]`: `accel` (and `all`, and no value) turn the compile report
+/// on, `json` its JSON form. NVHPC's other kinds (`loop`, `inline`, `vect`, ...) report on
+/// host optimisations accc leaves to clang: accepted, with a warning that says so, so that
+/// build files written for NVHPC work unchanged.
+fn minfo(o: &mut Options, spec: &str) {
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        match item {
+            "accel" | "all" => o.info = true,
+            "json" => o.info_json = true,
+            other => crate::error::eprint_line(format!(
+                "accc: warning: -Minfo={other} is not reported (accc reports only -Minfo=accel and -Minfo=json)"
+            )),
+        }
+    }
+}
+
 fn classify_input(path: &str) -> Result<Input> {
     let ext = std::path::Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("");
     match ext {
@@ -236,6 +256,8 @@ pub fn parse(args: &[String]) -> Result<Options> {
         save_temps: false,
         verbose: false,
         dry_run: false,
+        info: false,
+        info_json: false,
     };
     let mut forced: Option<Lang> = None;
     let mut i = 0;
@@ -318,6 +340,8 @@ pub fn parse(args: &[String]) -> Result<Options> {
                     o.opt = Some(a.to_string());
                 } else if let Some(v) = a.strip_prefix("--gpu-arch=") {
                     o.gpu_arch = gpu_arch_list(v)?;
+                } else if a == "-Minfo" || a.starts_with("-Minfo=") {
+                    minfo(&mut o, a.strip_prefix("-Minfo=").unwrap_or("accel"));
                 } else if let Some(v) = a.strip_prefix("-gpu=") {
                     o.gpu_arch = nvhpc_gpu(v)?;
                 } else if a.starts_with("-g") {
@@ -483,6 +507,13 @@ USAGE: accc [options] file...
                       arch-specific sm_90a, sm_100a, ...): one cubin each, plus the PTX
                       of the oldest, which newer GPUs compile at load time. NVHPC's
                       -gpu=ccXX[,ccYY...] is accepted too
+  -Minfo[=accel|all|json[,...]]
+                      the OpenACC compile report: per compute region its kernel, each loop's
+                      schedule (or why it is sequential), reductions, data clauses and
+                      implicit data attributes, and per kernel ptxas's registers and shared
+                      memory (accel, all, or no value: on stderr; json: to
+                      <output>.accinfo.json beside each object, <stem>.accinfo.json beside
+                      the program when linking). NVHPC's other kinds are accepted, unreported
   -acc, -fopenacc     accepted; OpenACC is always on
   -save-temps         keep <stem>.i, <stem>.acc.i, <stem>.acc.ll and the pass's device files
   -v                  print each command before running it
@@ -540,6 +571,21 @@ mod tests {
         assert_eq!(p("--gpu-arch=sm_100a,sm_120 a.c").unwrap().gpu_arch, "sm_100a,sm_120");
         assert!(p("--gpu-arch=sm_80,sm_13 a.c").is_err());
         assert!(p("-gpu=cc80, a.c").is_err());
+    }
+
+    #[test]
+    fn minfo() {
+        let o = p("-Minfo -c a.c").unwrap();
+        assert!(o.info && !o.info_json);
+        assert!(p("-Minfo=accel -c a.c").unwrap().info);
+        assert!(p("-Minfo=all -c a.c").unwrap().info);
+        let o = p("-Minfo=json -c a.c").unwrap();
+        assert!(!o.info && o.info_json);
+        let o = p("-Minfo=accel,json -c a.c").unwrap();
+        assert!(o.info && o.info_json);
+        let o = p("-Minfo=loop -c a.c").unwrap();
+        assert!(!o.info && !o.info_json);
+        assert!(!p("-c a.c").unwrap().info);
     }
 
     #[test]

@@ -70,6 +70,8 @@ struct Target<'a> {
     out: &'a str,
     kind: Output,
     save_dir: &'a Path,
+    /// Where the JSON compile report goes (`-Minfo=json`).
+    info_json: Option<PathBuf>,
 }
 
 /// Runs steps 1–4 for one C source (`preprocessed`: a `.i`, which step 2 leaves alone).
@@ -139,9 +141,9 @@ fn compile_contract(o: &Options, input: &Path, source: Source, st: &str, t: &Tar
     let prefix = if o.save_temps { t.save_dir.join(st).to_string_lossy().into_owned() } else { String::new() };
     if o.save_temps && source == Source::RewrittenC && t.kind != Output::IrText {
         let ll = t.save_dir.join(format!("{st}.acc.ll"));
-        compile::compile(o, input, source, &ll, Output::IrText, "")?.run(o)?;
+        compile::compile(o, input, source, &ll, Output::IrText, "", None)?.run(o)?;
     }
-    compile::compile(o, input, source, Path::new(t.out), t.kind, &prefix)?.run(o)
+    compile::compile(o, input, source, Path::new(t.out), t.kind, &prefix, t.info_json.as_deref())?.run(o)
 }
 
 /// Compiles one input of any compiled kind to the target.
@@ -193,7 +195,9 @@ fn compile_only(o: &Options, scratch: &Path) -> Result<()> {
     for (k, input) in o.inputs.iter().enumerate() {
         let out = o.output.clone().unwrap_or_else(|| format!("{}.{}", stem(input.path()), ext));
         let save_dir = dir_of(&out);
-        compile_input(o, input, scratch, k, &Target { out: &out, kind, save_dir: &save_dir })?;
+        // Beside the object: `t.o` → `t.accinfo.json`.
+        let info_json = Some(Path::new(&out).with_extension("accinfo.json"));
+        compile_input(o, input, scratch, k, &Target { out: &out, kind, save_dir: &save_dir, info_json })?;
     }
     Ok(())
 }
@@ -211,7 +215,9 @@ fn compile_and_link(o: &Options, scratch: &Path) -> Result<()> {
         let st = stem(input.path());
         let obj = if o.save_temps { save_dir.join(format!("{st}.o")) } else { scratch.join(format!("{k}-{st}.o")) };
         let obj = obj.to_string_lossy().into_owned();
-        compile_input(o, input, scratch, k, &Target { out: &obj, kind: Output::Object, save_dir: &save_dir })?;
+        // Beside the program (the object is a scratch file): `<stem>.accinfo.json`.
+        let info_json = Some(save_dir.join(format!("{st}.accinfo.json")));
+        compile_input(o, input, scratch, k, &Target { out: &obj, kind: Output::Object, save_dir: &save_dir, info_json })?;
         objects.push(obj);
     }
     compile::link(o, &objects, &out)?.run(o)

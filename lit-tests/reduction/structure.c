@@ -25,9 +25,10 @@
 // IR: call void @__acc_red_gang_add_f64(ptr %[[GANG]], ptr %s, i64 1, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem)
 // IR-NEXT: ret void
 //
-// INFO: structure.c:[[@LINE+13]]:9: parallel loop: kernel gang_sum_l{{[0-9]+}}
-// INFO: structure.c:[[@LINE+12]]:9: reduction(+:s) across gangs: per-gang partials, the last gang combines them in gang order
-// INFO: structure.c:[[@LINE+11]]:9: reduction(+:s) over gang worker vector: gang tree (a partial per warp in shared memory), shuffles per warp
+// INFO-LABEL: structure.c: gang_sum:
+// INFO-NEXT: [[@LINE+13]], Generating NVIDIA GPU code: parallel loop as kernel gang_sum_l{{[0-9]+}}
+// INFO: [[@LINE+12]], Generating reduction(+:s) across gangs: per-gang partials, the last gang combines them in gang order
+// INFO: [[@LINE+11]], Generating reduction(+:s) over gang worker vector: gang tree (a partial per warp in shared memory), shuffles per warp
 //
 // PTX: .shared .align 16 .b8 acc_$_red_$_smem[800];
 // PTX-LABEL: .entry gang_sum_l{{[0-9]+}}(
@@ -54,8 +55,8 @@ double gang_sum(int n, const double *a) {
 // IR-NOT: __acc_red_gang
 // IR: ret void
 //
-// INFO: structure.c:[[@LINE+16]]:9: reduction(max:mx) over worker: gang tree (a partial per warp in shared memory) over worker vector (the inner loops' trees deferred here), redux.sync per warp from sm_80, shuffles before
-// INFO: structure.c:[[@LINE+17]]:9: reduction(max:mx) over vector: each thread's partial goes to the enclosing loop's tree
+// INFO: [[@LINE+16]], Generating reduction(max:mx) over worker: gang tree (a partial per warp in shared memory) over worker vector (the inner loops' trees deferred here), redux.sync per warp from sm_80, shuffles before
+// INFO: [[@LINE+17]], Generating reduction(max:mx) over vector: each thread's partial goes to the enclosing loop's tree
 //
 // A 32-bit integer `max` is one redux.sync per warp on sm_80 and later (shuffles on sm_70).
 // PTX-LABEL: .entry row_max_l{{[0-9]+}}(
@@ -85,7 +86,7 @@ void row_max(int n, int m, const int *a, int *out) {
 // IR-LABEL: define internal void @__accemu.kernel.row_max_each_l{{[0-9]+}}(
 // IR: call void @__acc_red_worker_max_i32(ptr %mx.red{{[0-9]+}}.acc.vector, i64 1, ptr addrspace(3) @acc.red.smem)
 // IR: ret void
-// INFO: structure.c:[[@LINE+11]]:9: reduction(max:mx) over vector: worker tree (a worker is one warp), redux.sync per warp from sm_80, shuffles before
+// INFO: [[@LINE+11]], Generating reduction(max:mx) over vector: worker tree (a worker is one warp), redux.sync per warp from sm_80, shuffles before
 // PTX-LABEL: .entry row_max_each_l{{[0-9]+}}(
 // PTX: redux.sync.max.s32
 // PTX-NOT: bar.sync {{%r[0-9]+}}

@@ -92,6 +92,10 @@ impl<'ctx> Module<'ctx> {
     pub fn set_triple(self, t: &str) {
         self.ink().set_triple(&inkwell::targets::TargetTriple::create(t))
     }
+    /// The module's source file name (clang: the input it compiled).
+    pub fn source_file_name(self) -> String {
+        self.ink().get_source_file_name().to_string_lossy().into_owned()
+    }
     pub fn data_layout(self) -> String {
         self.ink().get_data_layout().as_str().to_string_lossy().into_owned()
     }
