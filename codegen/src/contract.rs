@@ -185,6 +185,8 @@ pub enum Clause<'ctx> {
     NumWorkers(Value<'ctx>),
     VectorLength(Value<'ctx>),
     If(Value<'ctx>),
+    /// `self(c)` of a compute construct (`self` alone: 1): run on the host when non-zero.
+    SelfCond(Value<'ctx>),
     Default(String),
     Gang,
     Worker,
@@ -268,6 +270,19 @@ pub struct Directive<'ctx> {
 impl<'ctx> Directive<'ctx> {
     pub fn has(&self, pred: impl Fn(&Clause<'ctx>) -> bool) -> bool {
         self.clauses.iter().any(pred)
+    }
+    /// The conditions under which the directive acts on the device, each `(value, want)`:
+    /// the device only when every `value != 0` is `want` (`if(c)`: c true; a compute
+    /// construct's `self(c)`: c false). Empty: always.
+    pub fn device_conditions(&self) -> Vec<(Value<'ctx>, bool)> {
+        self.clauses
+            .iter()
+            .filter_map(|c| match c {
+                Clause::If(v) => Some((*v, true)),
+                Clause::SelfCond(v) => Some((*v, false)),
+                _ => None,
+            })
+            .collect()
     }
     /// The last marker call before the region body: the body starts right after it.
     pub fn last_header_call(&self) -> Value<'ctx> {
@@ -536,6 +551,8 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Attach => Clause::Attach(var()?),
         C::Detach => Clause::Detach(var()?),
         C::Device => Clause::Update { to_device: true, var: var()? },
+        // `self(c)` on a compute construct: one i64 condition (a *var* has five operands).
+        C::Self_ if args.len() == 1 => Clause::SelfCond(args[0]),
         C::Self_ | C::Host => Clause::Update { to_device: false, var: var()? },
         C::Private => Clause::Private(var()?),
         C::FirstPrivate => Clause::FirstPrivate(var()?),

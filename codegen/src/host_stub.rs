@@ -61,10 +61,10 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let q = OnQueue(d.async_queue());
     let use_dev = b.call(rt.use_device, &[], "acc.use_device");
     let mut on = b.icmp(IntPred::LLVMIntNE, use_dev, ctx.i32().const_int(0));
-    for c in &d.clauses {
-        if let Clause::If(v) = c {
-            on = b.and(on, b.icmp(IntPred::LLVMIntNE, *v, ctx.i64().const_int(0)));
-        }
+    // `if(c)` false or `self(c)` true: the host fallback.
+    let cond = d.device_conditions();
+    if !cond.is_empty() {
+        on = b.and(on, crate::data::all_conditions(&b, ctx, &cond));
     }
     let f = r.header.parent();
     let dev_bb = ctx.append_block(f, "acc.launch");

@@ -83,8 +83,9 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::Attach, "attach", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::EnterData], Operands::Var),
     lowered(C::Delete, "delete", &[D::ExitData], Operands::Var),
     lowered(C::Detach, "detach", &[D::ExitData], Operands::Var),
-    // `self` on a compute construct is a condition; on `update` it is `host`.
-    not_yet(C::Self_, "self", COMPUTE, Operands::Condition),
+    // `self` on a compute construct is a condition (`self` alone: 1, written by the
+    // rewriter); on `update` it is `host`.
+    lowered(C::Self_, "self", COMPUTE, Operands::Condition),
     lowered(C::Self_, "self", &[D::Update], Operands::Var),
     lowered(C::Host, "host", &[D::Update], Operands::Var),
     lowered(C::Device, "device", &[D::Update], Operands::Var),
