@@ -152,9 +152,11 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::DeviceResident, "device_resident", &[D::Declare], Operands::Var),
     lowered(C::Link, "link", &[D::Declare], Operands::Var),
     // device_type: on init/shutdown/set it names the device type to act on; elsewhere it
-    // would start a per-device-type clause set, which is not lowered yet.
+    // starts a per-device-type clause set, which the rewriter selects for NVIDIA (the sets'
+    // clauses that apply are written as ordinary clauses; `device_type` never reaches the
+    // contract there).
     lowered(C::DeviceType, "device_type", &[D::Init, D::Shutdown, D::Set], Operands::Names),
-    not_yet(C::DeviceType, "device_type", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Routine], Operands::Names),
+    lowered(C::DeviceType, "device_type", &[D::Parallel, D::Kernels, D::Serial, D::Data, D::Loop, D::Update, D::Routine], Operands::Names),
     // routine: the name device code calls instead; no host version; the function itself.
     lowered(C::Bind, "bind", &[D::Routine], Operands::Name),
     lowered(C::NoHost, "nohost", &[D::Routine], Operands::None),
