@@ -189,6 +189,11 @@ pub enum Clause<'ctx> {
     SelfCond(Value<'ctx>),
     Default(String),
     Gang,
+    /// `gang(num: n)` of a loop (only in `kernels`): that loop's kernel runs n gangs.
+    GangNum(Value<'ctx>),
+    /// `gang(static: s)`: the gang loop's iterations go to the gangs in chunks of s, round
+    /// robin; `static: *` is None (the default schedule).
+    GangStatic(Option<u64>),
     Worker,
     Vector,
     Seq,
@@ -497,8 +502,10 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::Names => !args.is_empty() && args.iter().all(|a| a.const_string().is_some()),
         Operands::Name => matches!(args, [a] if a.const_string().is_some()),
         Operands::Function => matches!(args, [a] if a.ty().is_ptr()),
+        // `gang.static`: one i64 (-1 for `*`).
+        Operands::IntOrStar => matches!(args, [a] if int(a)),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::IntOrStar | Operands::IntsOrStars => true,
+        Operands::IntsOrStars => true,
     }
 }
 
@@ -516,7 +523,8 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Names => "one or more string operands",
         Operands::Name => "one string operand",
         Operands::Function => "one pointer operand, a function",
-        Operands::IntOrStar | Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
+        Operands::IntOrStar => "one i64 operand (-1 for '*')",
+        Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
     }
 }
 
@@ -564,6 +572,23 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::If => Clause::If(args[0]),
         C::Default => Clause::Default(args[0].const_string().unwrap_or_default()),
         C::Gang => Clause::Gang,
+        C::GangNum => match args[0].const_int_value() {
+            Some(n) if n <= 0 => return Err(AccError::user(loc, format!("gang(num: {n}): the value must be positive"))),
+            _ => Clause::GangNum(args[0]),
+        },
+        C::GangStatic => match args[0].const_int_value() {
+            Some(-1) => Clause::GangStatic(None),
+            Some(s) if s >= 1 => Clause::GangStatic(Some(s as u64)),
+            Some(s) => return Err(AccError::user(loc, format!("gang(static: {s}): the chunk size must be positive (or '*')"))),
+            None => return Err(AccError::unsupported(loc, "'gang(static:)' with a chunk size that is not a constant")),
+        },
+        // One gang dimension: `dim: 1` is the gang loop itself. Grids of two or three
+        // dimensions (`num_gangs(a, b, c)`) are not built, so a loop over dimension 2 or 3 is not.
+        C::GangDim => match args[0].const_int_value() {
+            Some(1) => Clause::Gang,
+            Some(d @ (2 | 3)) => return Err(AccError::unsupported(loc, format!("'gang(dim: {d})' (gangs in more than one dimension)"))),
+            _ => return Err(AccError::user(loc, "gang(dim:) takes the constant 1, 2 or 3")),
+        },
         // A size on worker/vector of a loop only matters inside `kernels`; it is not lowered yet.
         C::Worker | C::Vector if !args.is_empty() => return Err(AccError::unsupported(loc, format!("'{name}' with a size argument"))),
         C::Worker => Clause::Worker,

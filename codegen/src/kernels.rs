@@ -63,7 +63,9 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             }
             absorbed.insert(l.id);
             let mut clauses = l.clauses.clone();
-            clauses.extend(shared.iter().cloned());
+            // The loop's `gang(num: n)` is its kernel's gang count, over the construct's num_gangs.
+            let gang_num = l.has(|c| matches!(c, Clause::GangNum(_)));
+            clauses.extend(shared.iter().filter(|c| !(gang_num && matches!(c, Clause::NumGangs(_)))).cloned());
             out.push(Directive {
                 kind: DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true },
                 name: acc_directives::Directive::KernelsLoop.name().into(),

@@ -130,12 +130,12 @@ pub static CLAUSES: &[ClauseSpec] = &[
         Operands::Ints,
     ),
     lowered(C::Default, "default", &[D::Parallel, D::Kernels, D::Serial, D::Data], Operands::DefaultKind),
-    // Loop schedule. `gang(num: n, dim: d, static: s)` would be `gang` plus one clause per
-    // argument, spelled `gang.num`, `gang.dim` and `gang.static`.
+    // Loop schedule. `gang(num: n, dim: d, static: s)` is `gang` plus one clause per
+    // argument, spelled `gang.num`, `gang.dim` and `gang.static` (`static: *` is -1).
     lowered(C::Gang, "gang", &[D::Loop, D::Routine], Operands::None),
-    not_yet(C::GangNum, "gang.num", &[D::Loop], Operands::Int),
-    not_yet(C::GangDim, "gang.dim", &[D::Loop, D::Routine], Operands::Int),
-    not_yet(C::GangStatic, "gang.static", &[D::Loop], Operands::IntOrStar),
+    lowered(C::GangNum, "gang.num", &[D::Loop], Operands::Int),
+    lowered(C::GangDim, "gang.dim", &[D::Loop, D::Routine], Operands::Int),
+    lowered(C::GangStatic, "gang.static", &[D::Loop], Operands::IntOrStar),
     lowered(C::Worker, "worker", &[D::Loop, D::Routine], Operands::OptionalInt).with_modifiers(&["num"]),
     lowered(C::Vector, "vector", &[D::Loop, D::Routine], Operands::OptionalInt).with_modifiers(&["length"]),
     lowered(C::Seq, "seq", &[D::Loop, D::Routine], Operands::None),

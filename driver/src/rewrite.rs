@@ -283,7 +283,7 @@ fn lower_clause(
         Operands::None => {
             if c.args.is_some() {
                 if spec.clause == acc::Clause::Gang {
-                    diags.push(Diag::unsupported(loc.clone(), "gang(...)"));
+                    lower_gang_arguments(id, c, args, on, &bad, out, diags);
                 } else {
                     diags.push(bad(format!("OpenACC '{}' clause takes no arguments", c.name)));
                 }
@@ -452,6 +452,28 @@ fn select_device_type<'c>(d: &'c Directive, on: acc::Directive, locs: &[Loc], di
         })
         .map(|(_, k, c)| (*k, *c))
         .collect()
+}
+
+/// `gang(num: n, static: s, dim: d)` (`gang(n)` is `num: n`; `static: *` is -1): `gang`,
+/// then a `gang.num`, `gang.static` or `gang.dim` clause per argument.
+fn lower_gang_arguments(id: usize, c: &Clause, args: &[Arg], on: acc::Directive, bad: &dyn Fn(String) -> Diag, out: &mut String, diags: &mut Vec<Diag>) {
+    let mut code = format!("__acc_clause({id}, {}); ", c_string(acc::Clause::Gang.name()));
+    for a in args {
+        let (name, value) = match split_modifier(&a.text) {
+            (Some(m @ ("num" | "static" | "dim")), v) => (m, v.trim()),
+            (None, v) => ("num", v.trim()),
+            (Some(m), _) => {
+                return diags.push(bad(format!("OpenACC '{}' clause takes 'num:', 'static:' or 'dim:' arguments, not '{m}:'", c.name)));
+            }
+        };
+        let clause = format!("gang.{name}");
+        if acc::clause(&clause, on).is_none_or(|s| !s.allowed_on(on)) {
+            return diags.push(bad(format!("OpenACC 'gang({name}:)' is not allowed on '{}'", on.name())));
+        }
+        let value = if name == "static" && value == "*" { "-1LL".to_string() } else { format!("(long long)({value})") };
+        code.push_str(&format!("__acc_clause({id}, {}, {value}); ", c_string(&clause)));
+    }
+    out.push_str(&code);
 }
 
 /// `d : q, ...` after `devnum:` split at the colon that ends the device number (one not
@@ -920,7 +942,6 @@ mod tests {
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:48: error: OpenACC 'gang(...)' is not supported yet",
             "t.c:1:60: error: OpenACC 'tile' is not supported yet",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",

@@ -12,9 +12,6 @@ void f(float *p, float **q, float m[8][8], int n, int c) {
 #pragma acc parallel loop tile(2, 2)
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++) m[i][j] = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:26: error: OpenACC 'gang(...)' is not supported yet
-#pragma acc kernels loop gang(num:4)
-  for (int i = 0; i < n; i++) p[i] = 0;
 // A clause on a continuation line is reported on that line.
 #pragma acc parallel loop copy(p[0:n]) \
   reduction(+: m[0:8][0:4])
