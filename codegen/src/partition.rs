@@ -7,7 +7,8 @@
 //! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
-//! product of their trip counts, computed before the nest: an inner loop's init, bound and
+//! product of their trip counts (code between the loops, which `collapse(force: n)` allows,
+//! then runs once per index), computed before the nest: an inner loop's init, bound and
 //! step must not depend on what varies in the outer loops (computations clang placed inside
 //! them are copied before the nest). Sequential loops are left alone. Code between loops runs
 //! on every thread; making its side effects single-lane is `guard`'s job.
@@ -192,6 +193,19 @@ fn inner_loop<'ctx>(cfg: &FunctionCfg<'ctx>, outer: &LoopShape<'ctx>, loc: &Loc)
         })
         .filter(|l| l.latches.len() == 1)
         .ok_or_else(|| AccError::user(loc, "collapse asks for more tightly nested loops than there are"))
+        .and_then(|inner| {
+            // `collapse(force: n)` lets code stand between the loops (it then runs once per
+            // iteration of the collapsed space), but not another loop: every other loop in
+            // the outer one must be inside the inner one.
+            let stray = cfg.loops().into_iter().any(|l| {
+                l.header != h && l.header != inner.header && outer.blocks.contains(&cfg.blocks[l.header]) && !inner.body.contains(&l.header)
+            });
+            if stray {
+                Err(AccError::user(loc, "collapse needs the collapsed loops nested with no other loop between them (code between them is allowed with collapse(force: n), a loop is not)"))
+            } else {
+                Ok(inner)
+            }
+        })
 }
 
 /// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).

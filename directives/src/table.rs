@@ -141,7 +141,9 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::Seq, "seq", &[D::Loop, D::Routine], Operands::None),
     lowered(C::Independent, "independent", &[D::Loop], Operands::None),
     lowered(C::Auto, "auto", &[D::Loop], Operands::None),
-    lowered(C::Collapse, "collapse", &[D::Loop], Operands::ConstInt),
+    // `collapse(force: n)`: the modifier is dropped (the nest is collapsed the same way;
+    // code between the loops then runs once per iteration of the collapsed space).
+    lowered(C::Collapse, "collapse", &[D::Loop], Operands::ConstInt).with_modifiers(&["force"]),
     not_yet(C::Tile, "tile", &[D::Loop], Operands::IntsOrStars),
     // Data directive modifiers.
     lowered(C::Finalize, "finalize", &[D::ExitData], Operands::None),
