@@ -194,6 +194,8 @@ pub enum Clause<'ctx> {
     /// `gang(static: s)`: the gang loop's iterations go to the gangs in chunks of s, round
     /// robin; `static: *` is None (the default schedule).
     GangStatic(Option<u64>),
+    /// `gang(dim: 1)`: the one dimension accc launches; beside `gang`, nothing to do.
+    GangDim1,
     Worker,
     Vector,
     Seq,
@@ -585,7 +587,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         // One gang dimension: `dim: 1` is the gang loop itself. Grids of two or three
         // dimensions (`num_gangs(a, b, c)`) are not built, so a loop over dimension 2 or 3 is not.
         C::GangDim => match args[0].const_int_value() {
-            Some(1) => Clause::Gang,
+            Some(1) => Clause::GangDim1,
             Some(d @ (2 | 3)) => return Err(AccError::unsupported(loc, format!("'gang(dim: {d})' (gangs in more than one dimension)"))),
             _ => return Err(AccError::user(loc, "gang(dim:) takes the constant 1, 2 or 3")),
         },

@@ -8,6 +8,13 @@
 
 enum { N = 1013, M = 37 };
 
+/* gang(dim: 1) on a routine: the gang routine of the one gang dimension. */
+#pragma acc routine gang(dim: 1)
+static void add_index(int *a, int n) {
+#pragma acc loop gang(static: 9)
+  for (int i = 0; i < n; i++) a[i] += i + 1;
+}
+
 static void check(int *a, int n, int times, const char *what) {
   for (int i = 0; i < n; i++)
     if (a[i] != times * (i + 1)) {
@@ -57,8 +64,10 @@ int main(void) {
     for (int i = 0; i < N; i++) a[i] += i + 1;
 #pragma acc kernels loop gang(5)
     for (int i = 0; i < N; i++) a[i] += i + 1;
+#pragma acc parallel num_gangs(4)
+    add_index(a, N);
   }
-  check(a, N, 12, "1-D loops");
+  check(a, N, 13, "1-D loops");
   check(b, N * M, 1, "collapse");
   int sum = 0;
 #pragma acc parallel loop gang(static: 3) vector reduction(+: sum) copyin(a[0:N])
