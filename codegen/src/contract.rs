@@ -185,8 +185,17 @@ pub enum Clause<'ctx> {
     NumWorkers(Value<'ctx>),
     VectorLength(Value<'ctx>),
     If(Value<'ctx>),
+    /// `self(c)` of a compute construct (`self` alone: 1): run on the host when non-zero.
+    SelfCond(Value<'ctx>),
     Default(String),
     Gang,
+    /// `gang(num: n)` of a loop (only in `kernels`): that loop's kernel runs n gangs.
+    GangNum(Value<'ctx>),
+    /// `gang(static: s)`: the gang loop's iterations go to the gangs in chunks of s, round
+    /// robin; `static: *` is None (the default schedule).
+    GangStatic(Option<u64>),
+    /// `gang(dim: 1)`: the one dimension accc launches; beside `gang`, nothing to do.
+    GangDim1,
     Worker,
     Vector,
     Seq,
@@ -268,6 +277,19 @@ pub struct Directive<'ctx> {
 impl<'ctx> Directive<'ctx> {
     pub fn has(&self, pred: impl Fn(&Clause<'ctx>) -> bool) -> bool {
         self.clauses.iter().any(pred)
+    }
+    /// The conditions under which the directive acts on the device, each `(value, want)`:
+    /// the device only when every `value != 0` is `want` (`if(c)`: c true; a compute
+    /// construct's `self(c)`: c false). Empty: always.
+    pub fn device_conditions(&self) -> Vec<(Value<'ctx>, bool)> {
+        self.clauses
+            .iter()
+            .filter_map(|c| match c {
+                Clause::If(v) => Some((*v, true)),
+                Clause::SelfCond(v) => Some((*v, false)),
+                _ => None,
+            })
+            .collect()
     }
     /// The last marker call before the region body: the body starts right after it.
     pub fn last_header_call(&self) -> Value<'ctx> {
@@ -482,8 +504,10 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::Names => !args.is_empty() && args.iter().all(|a| a.const_string().is_some()),
         Operands::Name => matches!(args, [a] if a.const_string().is_some()),
         Operands::Function => matches!(args, [a] if a.ty().is_ptr()),
+        // `gang.static`: one i64 (-1 for `*`).
+        Operands::IntOrStar => matches!(args, [a] if int(a)),
         // Only clauses the pass rejects before reading their operands have these.
-        Operands::IntOrStar | Operands::IntsOrStars => true,
+        Operands::IntsOrStars => true,
     }
 }
 
@@ -501,7 +525,8 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Names => "one or more string operands",
         Operands::Name => "one string operand",
         Operands::Function => "one pointer operand, a function",
-        Operands::IntOrStar | Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
+        Operands::IntOrStar => "one i64 operand (-1 for '*')",
+        Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
     }
 }
 
@@ -536,6 +561,8 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Attach => Clause::Attach(var()?),
         C::Detach => Clause::Detach(var()?),
         C::Device => Clause::Update { to_device: true, var: var()? },
+        // `self(c)` on a compute construct: one i64 condition (a *var* has five operands).
+        C::Self_ if args.len() == 1 => Clause::SelfCond(args[0]),
         C::Self_ | C::Host => Clause::Update { to_device: false, var: var()? },
         C::Private => Clause::Private(var()?),
         C::FirstPrivate => Clause::FirstPrivate(var()?),
@@ -547,6 +574,23 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::If => Clause::If(args[0]),
         C::Default => Clause::Default(args[0].const_string().unwrap_or_default()),
         C::Gang => Clause::Gang,
+        C::GangNum => match args[0].const_int_value() {
+            Some(n) if n <= 0 => return Err(AccError::user(loc, format!("gang(num: {n}): the value must be positive"))),
+            _ => Clause::GangNum(args[0]),
+        },
+        C::GangStatic => match args[0].const_int_value() {
+            Some(-1) => Clause::GangStatic(None),
+            Some(s) if s >= 1 => Clause::GangStatic(Some(s as u64)),
+            Some(s) => return Err(AccError::user(loc, format!("gang(static: {s}): the chunk size must be positive (or '*')"))),
+            None => return Err(AccError::unsupported(loc, "'gang(static:)' with a chunk size that is not a constant")),
+        },
+        // One gang dimension: `dim: 1` is the gang loop itself. Grids of two or three
+        // dimensions (`num_gangs(a, b, c)`) are not built, so a loop over dimension 2 or 3 is not.
+        C::GangDim => match args[0].const_int_value() {
+            Some(1) => Clause::GangDim1,
+            Some(d @ (2 | 3)) => return Err(AccError::unsupported(loc, format!("'gang(dim: {d})' (gangs in more than one dimension)"))),
+            _ => return Err(AccError::user(loc, "gang(dim:) takes the constant 1, 2 or 3")),
+        },
         // A size on worker/vector of a loop only matters inside `kernels`; it is not lowered yet.
         C::Worker | C::Vector if !args.is_empty() => return Err(AccError::unsupported(loc, format!("'{name}' with a size argument"))),
         C::Worker => Clause::Worker,

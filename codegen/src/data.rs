@@ -26,11 +26,11 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     let flags = directive_flags(d);
-    let cond = d.clauses.iter().find_map(|c| if let Clause::If(v) = c { Some(*v) } else { None });
+    let cond = d.device_conditions();
     let loc = d.loc.to_string();
     let q = OnQueue(d.async_queue());
     let at_begin = d.last_header_call().next_instruction().expect("a marker is never a terminator");
-    emit_guarded(ctx, at_begin, cond, |b| {
+    emit_guarded(ctx, at_begin, &cond, |b| {
         let loc_s = b.global_string(&loc, ".acc.loc");
         emit_waits(b, ctx, &rt, d, loc_s);
         // Detach actions before any exit, attach actions once every item is present.
@@ -59,7 +59,7 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
         }
     });
     if d.kind == DirectiveKind::Data {
-        emit_guarded(ctx, d.end, cond, |b| {
+        emit_guarded(ctx, d.end, &cond, |b| {
             let loc_s = b.global_string(&loc, ".acc.loc");
             emit_attachments(b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
             for c in d.clauses.iter().rev() {
@@ -178,26 +178,34 @@ pub(crate) fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, q: OnQueue<
     q.call(b, f, f_async, &[addr, bytes, ctx.i32().const_int(kind), loc, text]);
 }
 
-/// Emits `body` before `at`, under `if (cond != 0)` when there is a condition.
-pub(crate) fn emit_guarded<'ctx>(ctx: Context<'ctx>, at: Value<'ctx>, cond: Option<Value<'ctx>>, body: impl FnOnce(&Builder<'ctx>)) {
+/// Emits `body` before `at`, under the directive's conditions (`Directive::device_conditions`:
+/// each `(c != 0) == want`) when there are any.
+pub(crate) fn emit_guarded<'ctx>(ctx: Context<'ctx>, at: Value<'ctx>, cond: &[(Value<'ctx>, bool)], body: impl FnOnce(&Builder<'ctx>)) {
     let b = ctx.builder();
     match cond {
-        None => {
+        [] => {
             b.position_before(at);
             body(&b);
         }
-        Some(c) => {
+        _ => {
             let blk = at.parent_block();
             let rest = blk.split_before(ctx, at, "acc.data.cont");
             let then = ctx.append_block(blk.parent(), "acc.data.if");
             then.move_after(blk);
             blk.terminator().expect("split adds a branch").erase();
             b.position_at_end(blk);
-            let on = b.icmp(IntPred::LLVMIntNE, c, ctx.i64().const_int(0));
+            let on = all_conditions(&b, ctx, cond);
             b.cond_br(on, then, rest);
             b.position_at_end(then);
             body(&b);
             b.br(rest);
         }
     }
+}
+
+/// The `i1` that is true when every condition `(c != 0) == want` holds (`cond` not empty).
+pub(crate) fn all_conditions<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, cond: &[(Value<'ctx>, bool)]) -> Value<'ctx> {
+    let zero = ctx.i64().const_int(0);
+    let one = |(c, want): &(Value<'ctx>, bool)| b.icmp(if *want { IntPred::LLVMIntNE } else { IntPred::LLVMIntEQ }, *c, zero);
+    cond[1..].iter().fold(one(&cond[0]), |on, c| b.and(on, one(c)))
 }

@@ -399,8 +399,27 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         .into_iter()
         .filter(|d| d.kind == DirectiveKind::Loop)
         .collect();
+    // `gang(num: n)` sizes the launch of the kernels part its loop becomes (kernels.rs): a
+    // loop directive still inside a kernel is not the top of a loop nest of `kernels`.
+    if let Some(d) = loops.iter().find(|d| d.has(|c| matches!(c, Clause::GangNum(_)))) {
+        return Err(AccError::user(
+            &d.loc,
+            "gang(num:) sizes a kernel: it is only allowed on a loop of a 'kernels' construct that is the top of a loop nest (each becomes a kernel of its own)",
+        ));
+    }
     let all = loop_sources(&r.directive, &loops);
     let descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
+    // `gang(static: s)` per loop, in the order of `descs`.
+    let statics: Vec<Option<u64>> = all
+        .iter()
+        .map(|s| {
+            let clauses = match s {
+                LoopSource::Combined => &r.directive.clauses,
+                LoopSource::Directive(d) => &d.clauses,
+            };
+            clauses.iter().find_map(|c| if let Clause::GangStatic(s) = c { *s } else { None })
+        })
+        .collect();
     let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
         crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
             &descs[loop_index].2,
@@ -427,7 +446,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
-    for (((desc, collapse, loc), lv), eff) in descs.iter().zip(&levels).zip(&effective) {
+    for ((((desc, collapse, loc), lv), eff), gang_static) in descs.iter().zip(&levels).zip(&effective).zip(&statics) {
         report.push(crate::report::LoopNote { loc: loc.clone(), kind: desc.kind, assigned: *lv, effective: *eff, collapse: *collapse });
         let lv = eff;
         let (begin, end) = match plans.len() {
@@ -438,7 +457,9 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         };
         let unroll = red.accumulating.contains(&plans.len());
-        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll });
+        // A static chunk only schedules a loop spread over the gangs.
+        let gang_static = gang_static.filter(|_| lv.gang);
+        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll, gang_static });
     }
     let parts = partition_kernel(dev, k, &plans)?;
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;

@@ -130,7 +130,7 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
     let ctx = m.context();
     let rt = Runtime::declare(m);
     let (header, region) = split_region(ctx, d)?;
-    let cond = d.clauses.iter().find_map(|c| if let Clause::If(v) = c { Some(*v) } else { None });
+    let cond = d.device_conditions();
     let flags = if d.has(|c| matches!(c, Clause::IfPresent)) { rt::IF_PRESENT } else { 0 };
     let f = d.function;
     let slot_b = ctx.builder();
@@ -148,12 +148,12 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
             Form::PointerVariable => b.load(ctx.ptr(), it.target, ""),
             Form::Address => it.target,
         };
-        if cond.is_some() {
+        if !cond.is_empty() {
             b.store(host, slot);
         }
         slots.push((slot, host));
     }
-    crate::data::emit_guarded(ctx, header.terminator().expect("split left a branch"), cond, |b: &Builder<'ctx>| {
+    crate::data::emit_guarded(ctx, header.terminator().expect("split left a branch"), &cond, |b: &Builder<'ctx>| {
         b.set_debug_loc_of(d.begin);
         for (it, (slot, host)) in items.iter().zip(&slots) {
             let text = b.global_string(&it.text, ".acc.text");

@@ -49,6 +49,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     for c in &d.clauses {
         let (clause, v) = match c {
             Clause::NumGangs(v) => (acc_directives::Clause::NumGangs, v),
+            Clause::GangNum(v) => (acc_directives::Clause::NumGangs, v),
             Clause::NumWorkers(v) => (acc_directives::Clause::NumWorkers, v),
             Clause::VectorLength(v) => (acc_directives::Clause::VectorLength, v),
             _ => continue,
@@ -61,10 +62,10 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let q = OnQueue(d.async_queue());
     let use_dev = b.call(rt.use_device, &[], "acc.use_device");
     let mut on = b.icmp(IntPred::LLVMIntNE, use_dev, ctx.i32().const_int(0));
-    for c in &d.clauses {
-        if let Clause::If(v) = c {
-            on = b.and(on, b.icmp(IntPred::LLVMIntNE, *v, ctx.i64().const_int(0)));
-        }
+    // `if(c)` false or `self(c)` true: the host fallback.
+    let cond = d.device_conditions();
+    if !cond.is_empty() {
+        on = b.and(on, crate::data::all_conditions(&b, ctx, &cond));
     }
     let f = r.header.parent();
     let dev_bb = ctx.append_block(f, "acc.launch");
@@ -213,7 +214,9 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
         crate::contract::DirectiveKind::Compute { kind, .. } => kind,
         _ => crate::contract::ComputeKind::Parallel,
     };
-    let num_gangs = clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None });
+    // `gang(num: n)` of the loop a kernels part runs (kernels.rs) beats the construct's num_gangs.
+    let num_gangs = clause(&|c| if let Clause::GangNum(v) = c { Some(*v) } else { None })
+        .or_else(|| clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None }));
     // One gang runs a serial region, and any region without a gang loop or num_gangs: in
     // `kernels` its code outside loops must run once; in `parallel` more gangs would only
     // repeat the same work (and a reduction on the construct would count it once per gang).

@@ -9,7 +9,7 @@
 //! run sequentially). Each region is a separate launch, so the second nest sees every write
 //! of the first, as one launch per loop nest does in other OpenACC compilers. The construct
 //! itself becomes a `data` region with its data clauses, so the arrays stay on the device
-//! between the launches; its other clauses (`if`, `default`, launch sizes, `async`) go to
+//! between the launches; its other clauses (`if`, `self`, `default`, launch sizes, `async`) go to
 //! every part, except `wait`, which the data region does first (the parts then follow in
 //! queue order).
 //! Produces: the new directive list, with begin/end markers inserted for the stretches.
@@ -52,7 +52,7 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         let data_clauses: Vec<Clause> = d
             .clauses
             .iter()
-            .filter(|c| matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::If(_) | Clause::Async(_) | Clause::Wait(..)))
+            .filter(|c| matches!(c, Clause::Data(..) | Clause::Attach(_) | Clause::If(_) | Clause::SelfCond(_) | Clause::Async(_) | Clause::Wait(..)))
             .cloned()
             .collect();
         out.push(Directive { kind: DirectiveKind::Data, name: acc_directives::Directive::Data.name().into(), clauses: data_clauses, ..d.clone() });
@@ -63,7 +63,9 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             }
             absorbed.insert(l.id);
             let mut clauses = l.clauses.clone();
-            clauses.extend(shared.iter().cloned());
+            // The loop's `gang(num: n)` is its kernel's gang count, over the construct's num_gangs.
+            let gang_num = l.has(|c| matches!(c, Clause::GangNum(_)));
+            clauses.extend(shared.iter().filter(|c| !(gang_num && matches!(c, Clause::NumGangs(_)))).cloned());
             out.push(Directive {
                 kind: DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true },
                 name: acc_directives::Directive::KernelsLoop.name().into(),

@@ -7,7 +7,8 @@
 //! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
-//! product of their trip counts, computed before the nest: an inner loop's init, bound and
+//! product of their trip counts (code between the loops, which `collapse(force: n)` allows,
+//! then runs once per index), computed before the nest: an inner loop's init, bound and
 //! step must not depend on what varies in the outer loops (computations clang placed inside
 //! them are copied before the nest). Sequential loops are left alone. Code between loops runs
 //! on every thread; making its side effects single-lane is `guard`'s job.
@@ -30,6 +31,9 @@ pub struct LoopPlan<'ctx> {
     /// The loop accumulates a reduction: unroll it when `body_plan` says so (and it has no
     /// loop inside).
     pub unroll: bool,
+    /// `gang(static: s)`: gang g runs the chunks of s iterations g, g + G, g + 2G, ... (G
+    /// gangs), its workers and lanes sharing each chunk; None: the sliding window alone.
+    pub gang_static: Option<u64>,
 }
 
 /// How a partitioned loop's body is compiled, from how many distinct addresses outside
@@ -97,7 +101,7 @@ pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[Loo
             let h = cfg.blocks[l.header];
             !collapsed.contains(&h) && outer_blocks.contains(&h)
         });
-        let total = rewrite_nest(m, &nest, p.levels, &p.loc, p.unroll && innermost)?;
+        let total = rewrite_nest(m, &nest, p.levels, &p.loc, p.unroll && innermost && p.gang_static.is_none(), p.gang_static)?;
         if gang_trip.is_none() && p.levels.gang {
             gang_trip = Some((total, p.levels));
         }
@@ -189,6 +193,19 @@ fn inner_loop<'ctx>(cfg: &FunctionCfg<'ctx>, outer: &LoopShape<'ctx>, loc: &Loc)
         })
         .filter(|l| l.latches.len() == 1)
         .ok_or_else(|| AccError::user(loc, "collapse asks for more tightly nested loops than there are"))
+        .and_then(|inner| {
+            // `collapse(force: n)` lets code stand between the loops (it then runs once per
+            // iteration of the collapsed space), but not another loop: every other loop in
+            // the outer one must be inside the inner one.
+            let stray = cfg.loops().into_iter().any(|l| {
+                l.header != h && l.header != inner.header && outer.blocks.contains(&cfg.blocks[l.header]) && !inner.body.contains(&l.header)
+            });
+            if stray {
+                Err(AccError::user(loc, "collapse needs the collapsed loops nested with no other loop between them (code between them is allowed with collapse(force: n), a loop is not)"))
+            } else {
+                Ok(inner)
+            }
+        })
 }
 
 /// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).
@@ -221,7 +238,7 @@ fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels) 
 
 /// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
 /// outermost preheader).
-fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc, unroll: bool) -> Result<Value<'ctx>> {
+fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc, unroll: bool, gang_static: Option<u64>) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let i64t = ctx.i64();
     let outer = &nest[0];
@@ -234,16 +251,36 @@ fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Level
     }
     let total = trips[1..].iter().fold(trips[0], |acc, t| b.mul(acc, *t));
     let (id, count) = level_id_and_count(m, &b, levels);
+    // gang(static: s): gang g's thread l of L (its workers and lanes) starts at g*s + l and
+    // steps by L inside a chunk, then to the same offset in the gang's next chunk,
+    // (g + G)*s + l; k still only grows, so `k < total` still ends the loop. A thread with
+    // l >= s has no iteration.
+    let chunked = gang_static.filter(|_| levels.gang).map(|s| {
+        let s = i64t.const_int(s);
+        let (g, gangs) = (crate::devrt::id(m, &b, crate::devrt::GANG_ID), crate::devrt::id(m, &b, crate::devrt::NUM_GANGS));
+        let inner = Levels { gang: false, ..levels };
+        let (l, lanes) = if inner.is_seq() { (i64t.const_int(0), i64t.const_int(1)) } else { level_id_and_count(m, &b, inner) };
+        let start = b.select(b.icmp(IntPred::LLVMIntSLT, l, s), b.add(b.mul(g, s), l), total);
+        (s, b.mul(gangs, s), l, lanes, start)
+    });
 
     // k = id; k < total; k += count   (in the outer header / latch)
     let first = outer.header.first_instruction().expect("header is not empty");
     b.position_before(first);
     let k = b.phi(i64t, "acc.k");
-    k.add_incoming(id, outer.preheader);
+    k.add_incoming(chunked.map_or(id, |c| c.4), outer.preheader);
     b.position_before(outer.latch.terminator().expect("latch has a terminator"));
-    // k never wraps (k < total <= 2^63 before the step), which lets LLVM count the trips
-    // and unroll.
-    let next = b.nuw_add(k, count);
+    let next = match chunked {
+        // k never wraps (k < total <= 2^63 before the step), which lets LLVM count the trips
+        // and unroll.
+        None => b.nuw_add(k, count),
+        Some((s, stride, l, lanes, _)) => {
+            let off = b.srem(k, s);
+            let within = b.add(k, lanes);
+            let next_chunk = b.add(b.add(b.sub(k, off), stride), l);
+            b.select(b.icmp(IntPred::LLVMIntSLT, b.add(off, lanes), s), within, next_chunk)
+        }
+    };
     k.add_incoming(next, outer.latch);
     let term = outer.header.terminator().expect("header has a terminator");
     b.position_before(term);

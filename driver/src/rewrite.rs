@@ -263,6 +263,11 @@ fn lower_clause(
             }
         }
         Operands::Condition => {
+            // `self` alone on a compute construct: the condition is true.
+            if c.args.is_none() && spec.clause == acc::Clause::Self_ {
+                out.push_str(&call(", (long long)1"));
+                return;
+            }
             if args.len() != 1 {
                 diags.push(bad(format!("OpenACC '{}' clause takes one condition", c.name)));
                 return;
@@ -278,7 +283,7 @@ fn lower_clause(
         Operands::None => {
             if c.args.is_some() {
                 if spec.clause == acc::Clause::Gang {
-                    diags.push(Diag::unsupported(loc.clone(), "gang(...)"));
+                    lower_gang_arguments(id, c, args, on, &bad, out, diags);
                 } else {
                     diags.push(bad(format!("OpenACC '{}' clause takes no arguments", c.name)));
                 }
@@ -337,6 +342,138 @@ fn lower_clause(
         // Contract-only: written by the rewriter itself (routine.rs), never by users.
         Operands::Function => diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) }),
     }
+}
+
+/// The device types a `device_type` clause may name (clang's list, and `*`), compared
+/// without regard to case as clang does.
+const DEVICE_TYPES: &[&str] = &["*", "default", "nvidia", "acc_device_nvidia", "radeon", "host", "multicore"];
+
+/// How closely a `device_type` list names the device accc compiles for (NVIDIA; the emulator
+/// emulates it, the host path runs the original loops, which schedule clauses do not touch):
+/// 2 for `nvidia` (or `default`, accc's default type), 1 for `*`, 0 for other types only.
+fn device_type_rank(names: &[String]) -> u8 {
+    names
+        .iter()
+        .map(|n| match n.as_str() {
+            "nvidia" | "acc_device_nvidia" | "default" => 2,
+            "*" => 1,
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The clauses that may follow a `device_type` clause on directive `on` (OpenACC 3.3: §2.5.1-3
+/// compute constructs, §2.9 loop, §2.6.5 data, §2.14.4 update, §2.15.1 routine); a combined
+/// construct takes either part's. `None`: `device_type` is an ordinary clause there
+/// (`init`, `shutdown`, `set`) or not allowed at all.
+fn after_device_type(on: acc::Directive) -> Option<Vec<&'static str>> {
+    use acc::Directive as D;
+    let compute = ["async", "wait", "num_gangs", "num_workers", "vector_length"];
+    let looped = ["collapse", "gang", "worker", "vector", "seq", "independent", "auto", "tile"];
+    Some(match on {
+        D::Parallel | D::Kernels | D::Serial => compute.to_vec(),
+        D::Loop => looped.to_vec(),
+        D::ParallelLoop | D::KernelsLoop | D::SerialLoop => compute.iter().chain(looped.iter()).copied().collect(),
+        D::Data | D::Update => vec!["async", "wait"],
+        D::Routine => vec!["gang", "worker", "vector", "seq", "bind"],
+        _ => return None,
+    })
+}
+
+/// The clauses of `d` that apply on the NVIDIA device, as (index into `d.clauses`, clause), in
+/// source order (OpenACC 3.3 §2.4): clauses before any `device_type` are the defaults; those
+/// after `device_type(list)` up to the next one apply only to the types listed. Per clause
+/// kind, a set naming `nvidia` overrides a `*` set, which overrides the defaults; sets of other
+/// types are dropped. `seq`, `independent` and `auto` are one kind, and a set's `seq` also
+/// drops default `gang`/`worker`/`vector` (and a set's `gang`/`worker`/`vector` a default `seq`),
+/// so that the result is a valid loop. Directives where `device_type` is an ordinary clause
+/// keep every clause. Errors: an unknown device type, a clause that may not follow
+/// `device_type` there.
+fn select_device_type<'c>(d: &'c Directive, on: acc::Directive, locs: &[Loc], diags: &mut Vec<Diag>) -> Vec<(usize, &'c Clause)> {
+    let all = || d.clauses.iter().enumerate().collect();
+    let is_dtype = |c: &Clause| acc::canonical_clause_name(&c.name) == acc::Clause::DeviceType.name();
+    let Some(allowed) = after_device_type(on) else { return all() };
+    if !d.clauses.iter().any(is_dtype) {
+        return all();
+    }
+    // (rank of the set the clause belongs to, or None for a default; index; clause)
+    let mut tagged: Vec<(Option<u8>, usize, &Clause)> = Vec::new();
+    let mut set: Option<u8> = None;
+    for (k, c) in d.clauses.iter().enumerate() {
+        if is_dtype(c) {
+            let names: Vec<String> = c.args.as_deref().unwrap_or(&[]).iter().map(|a| a.text.trim().to_ascii_lowercase()).collect();
+            if names.is_empty() {
+                diags.push(Diag { loc: locs[k].clone(), message: format!("OpenACC '{}' clause takes one or more device types", c.name) });
+            }
+            for n in names.iter().filter(|n| !DEVICE_TYPES.contains(&n.as_str())) {
+                diags.push(Diag {
+                    loc: locs[k].clone(),
+                    message: format!("unknown device type '{n}' in '{}' (expected one of {})", c.name, DEVICE_TYPES.join(", ")),
+                });
+            }
+            set = Some(device_type_rank(&names));
+            continue;
+        }
+        if set.is_some() && !allowed.contains(&acc::canonical_clause_name(&c.name)) {
+            diags.push(Diag {
+                loc: locs[k].clone(),
+                message: format!("OpenACC '{}' clause may not follow a 'device_type' clause on '{}' (only {})", c.name, d.name, allowed.join(", ")),
+            });
+            continue;
+        }
+        tagged.push((set, k, c));
+    }
+    fn kind(c: &Clause) -> &str {
+        match acc::canonical_clause_name(&c.name) {
+            "seq" | "independent" | "auto" => "seq",
+            n => n,
+        }
+    }
+    let levels = ["gang", "worker", "vector"];
+    let best = |k: &str| {
+        tagged.iter().filter(|(s, _, c)| s.is_some_and(|r| r > 0) && kind(c) == k).map(|(s, ..)| s.unwrap()).max()
+    };
+    tagged
+        .iter()
+        .filter(|(s, _, c)| {
+            let k = kind(c);
+            match s {
+                Some(0) => false,
+                Some(r) => best(k) == Some(*r),
+                None => {
+                    best(k).is_none()
+                        && !(levels.contains(&k) && tagged.iter().any(|(s, _, o)| s.is_some_and(|r| r > 0) && acc::canonical_clause_name(&o.name) == "seq"))
+                        && !(k == "seq"
+                            && acc::canonical_clause_name(&c.name) == "seq"
+                            && tagged.iter().any(|(s, _, o)| s.is_some_and(|r| r > 0) && levels.contains(&kind(o))))
+                }
+            }
+        })
+        .map(|(_, k, c)| (*k, *c))
+        .collect()
+}
+
+/// `gang(num: n, static: s, dim: d)` (`gang(n)` is `num: n`; `static: *` is -1): `gang`,
+/// then a `gang.num`, `gang.static` or `gang.dim` clause per argument.
+fn lower_gang_arguments(id: usize, c: &Clause, args: &[Arg], on: acc::Directive, bad: &dyn Fn(String) -> Diag, out: &mut String, diags: &mut Vec<Diag>) {
+    let mut code = format!("__acc_clause({id}, {}); ", c_string(acc::Clause::Gang.name()));
+    for a in args {
+        let (name, value) = match split_modifier(&a.text) {
+            (Some(m @ ("num" | "static" | "dim")), v) => (m, v.trim()),
+            (None, v) => ("num", v.trim()),
+            (Some(m), _) => {
+                return diags.push(bad(format!("OpenACC '{}' clause takes 'num:', 'static:' or 'dim:' arguments, not '{m}:'", c.name)));
+            }
+        };
+        let clause = format!("gang.{name}");
+        if acc::clause(&clause, on).is_none_or(|s| !s.allowed_on(on)) {
+            return diags.push(bad(format!("OpenACC 'gang({name}:)' is not allowed on '{}'", on.name())));
+        }
+        let value = if name == "static" && value == "*" { "-1LL".to_string() } else { format!("(long long)({value})") };
+        code.push_str(&format!("__acc_clause({id}, {}, {value}); ", c_string(&clause)));
+    }
+    out.push_str(&code);
 }
 
 /// `d : q, ...` after `devnum:` split at the colon that ends the device number (one not
@@ -547,7 +684,7 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
         if let Some(list) = wait_list(&d) {
             lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags);
         }
-        for (k, c) in d.clauses.iter().enumerate() {
+        for (k, c) in select_device_type(&d, spec.directive, &at.clauses, &mut diags) {
             lower_clause(id, spec.directive, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
         }
         if diags.len() > n_before {
@@ -801,15 +938,11 @@ mod tests {
 
     #[test]
     fn all_rejections_reported() {
-        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2) self(c) device_type(nvidia) dtype(*)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:48: error: OpenACC 'gang(...)' is not supported yet",
             "t.c:1:60: error: OpenACC 'tile' is not supported yet",
-            "t.c:1:68: error: OpenACC 'self' is not supported yet",
-            "t.c:1:76: error: OpenACC 'device_type' is not supported yet",
-            "t.c:1:96: error: OpenACC 'dtype' is not supported yet",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
@@ -819,6 +952,35 @@ mod tests {
         for s in ["'m[0:n][0:k][2] (a subscript after an array section)'", "'copyout(ro:)'"] {
             assert!(rest.contains(s), "missing {s} in\n{rest}");
         }
+    }
+
+    #[test]
+    fn device_type_sets_are_selected_for_nvidia() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop num_gangs(4) vector_length(32) seq device_type(NVIDIA) num_gangs(8) gang dtype(host, radeon) num_gangs(2) vector_length(7) device_type(*) vector_length(64) num_workers(2) async(1) device_type(acc_device_nvidia) async(3)\nfor(;;);\n#pragma acc loop gang vector device_type(multicore) seq dtype(*) seq\nfor(;;);\n#pragma acc update self(a) device_type(host) async\n#pragma acc init device_type(host)\n";
+        let lines = lines(&rw(ipp, None).unwrap());
+        let clauses = |l: &str| l.split("__acc_clause(").skip(1).map(|c| c.split(')').next().unwrap().to_string()).collect::<Vec<_>>();
+        // Defaults overridden per kind: nvidia beats `*`, which beats the defaults; a set's
+        // `gang` drops the default `seq`; host/radeon sets are dropped.
+        assert_eq!(
+            clauses(&lines[0]),
+            ["1, \"num_gangs\", (long long", "1, \"gang\"", "1, \"vector_length\", (long long", "1, \"num_workers\", (long long", "1, \"async\", (long long"]
+        );
+        assert!(lines[0].contains("\"num_gangs\", (long long)(8))") && lines[0].contains("\"vector_length\", (long long)(64))") && lines[0].contains("\"async\", (long long)(3))"), "{}", lines[0]);
+        // A `*` set's seq drops the default gang and vector; a multicore set is dropped.
+        assert_eq!(clauses(&lines[2]), ["2, \"seq\""]);
+        assert!(!lines[4].contains("async"), "{}", lines[4]);
+        // On init, device_type is an ordinary clause.
+        assert!(lines[5].contains("__acc_clause(4, \"device_type\", \"host\")"), "{}", lines[5]);
+        let e = rw("# 1 \"t.c\"\n#pragma acc parallel device_type(foo) num_gangs(2)\n;\n#pragma acc kernels dtype(nvidia) copy(a)\n;\n#pragma acc data copy(a) device_type(*) if(1)\n;\n", None).unwrap_err();
+        let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            msgs,
+            [
+                "t.c:1:22: error: unknown device type 'foo' in 'device_type' (expected one of *, default, nvidia, acc_device_nvidia, radeon, host, multicore)",
+                "t.c:3:35: error: OpenACC 'copy' clause may not follow a 'device_type' clause on 'kernels' (only async, wait, num_gangs, num_workers, vector_length)",
+                "t.c:5:41: error: OpenACC 'if' clause may not follow a 'device_type' clause on 'data' (only async, wait)",
+            ]
+        );
     }
 
     #[test]

@@ -8,6 +8,6 @@
 // OK: {{^}}0{{$}}
 
 void f(int *a) {
-#pragma acc parallel self(1)
-  a[0] = 1;
+#pragma acc parallel loop tile(2)
+  for (int i = 0; i < 2; i++) a[i] = 1;
 }

@@ -8,12 +8,12 @@
 // RUN: timeout 60 %accc -c fifo.c -o fifo.o
 //
 // An unsupported clause there is still reported, at the #line's name and line.
-// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|self(1)|' %s > self.c
-// RUN: not timeout 60 %accc -c self.c 2>&1 | FileCheck %s
-// CHECK: /dev/zero:2:22: error: OpenACC 'self' is not supported yet
+// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|tile(1)|' %s > tile.c
+// RUN: not timeout 60 %accc -c tile.c 2>&1 | FileCheck %s
+// CHECK: /dev/zero:2:27: error: OpenACC 'tile' is not supported yet
 
 #line 1 "NAME"
 void f(int *a) {
-#pragma acc parallel copy(a[0:1])
-  a[0] = 1;
+#pragma acc parallel loop copy(a[0:1])
+  for (int i = 0; i < 1; i++) a[i] = 1;
 }

@@ -12,16 +12,6 @@ void f(float *p, float **q, float m[8][8], int n, int c) {
 #pragma acc parallel loop tile(2, 2)
   for (int i = 0; i < 8; i++)
     for (int j = 0; j < 8; j++) m[i][j] = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+2]]:22: error: OpenACC 'device_type' is not supported yet
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:55: error: OpenACC 'dtype' is not supported yet
-#pragma acc parallel device_type(nvidia) num_gangs(2) dtype(*) num_workers(2)
-  p[0] = 2;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:26: error: OpenACC 'gang(...)' is not supported yet
-#pragma acc kernels loop gang(num:4)
-  for (int i = 0; i < n; i++) p[i] = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:22: error: OpenACC 'self' is not supported yet
-#pragma acc parallel self(c)
-  p[0] = 3;
 // A clause on a continuation line is reported on that line.
 #pragma acc parallel loop copy(p[0:n]) \
   reduction(+: m[0:8][0:4])
