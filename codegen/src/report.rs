@@ -105,33 +105,18 @@ pub struct Report {
     json: Option<std::path::PathBuf>,
 }
 
+/// The names of the levels `l` holds, in gang, worker, vector order.
+fn per_level(l: Levels, names: [&'static str; 3]) -> Vec<&'static str> {
+    [l.gang, l.worker, l.vector].into_iter().zip(names).filter(|(on, _)| *on).map(|(_, n)| n).collect()
+}
+
 /// The hardware index a level runs over (mapping.rs).
 pub fn dims(l: Levels) -> Vec<&'static str> {
-    let mut v = Vec::new();
-    if l.gang {
-        v.push("blockIdx.x");
-    }
-    if l.worker {
-        v.push("threadIdx.y");
-    }
-    if l.vector {
-        v.push("threadIdx.x");
-    }
-    v
+    per_level(l, ["blockIdx.x", "threadIdx.y", "threadIdx.x"])
 }
 
 fn level_names(l: Levels) -> Vec<&'static str> {
-    let mut v = Vec::new();
-    if l.gang {
-        v.push("gang");
-    }
-    if l.worker {
-        v.push("worker");
-    }
-    if l.vector {
-        v.push("vector");
-    }
-    v
+    per_level(l, ["gang", "worker", "vector"])
 }
 
 /// Why a loop runs sequentially (None: it is partitioned).
