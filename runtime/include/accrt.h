@@ -128,6 +128,15 @@ void __accrt_detach(void **ptr, int32_t flags, const char *loc, const char *text
  * not whole (lower != 0 or length != extent) is an error at `loc` naming `text`. */
 void __accrt_check_dim(int64_t lower, int64_t length, int64_t extent, int32_t number, const char *loc, const char *text);
 
+/* A section through pointer rows (`p[0:n][0:m]` of `double **p`): the row pointers
+ * `host`/`bytes`, then `nlevels` levels of `lower, length, elem_size` in `levels`; each row
+ * is mapped like an item and its pointer attached (exit: detached first, deepest rows
+ * first); update copies the data rows only. `queue`: the async argument, or acc_async_sync. */
+void __accrt_data_enter_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_data_exit_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_update_device_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t flags, const char *loc, const char *text, int64_t queue);
+void __accrt_update_self_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t flags, const char *loc, const char *text, int64_t queue);
+
 /* A num_gangs/num_workers/vector_length clause's value, before the region runs (on the
  * device or the host): not positive is an error at `loc`. */
 void __accrt_check_launch_size(int64_t value, const char *clause, const char *loc);

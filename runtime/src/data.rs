@@ -576,6 +576,18 @@ fn pointer_entry(t: &PresentTable, it: &Item) -> Option<crate::present::Entry> {
 /// # Safety
 /// `ptr` must be readable for one pointer.
 pub unsafe fn attach(ptr: *mut *mut c_void, site: Site) {
+    // SAFETY: forwarded caller guarantee.
+    unsafe { attach_to(ptr, 0, site) }
+}
+
+/// [`attach`] of a pointer whose target may lie before the mapped part of its row (a row
+/// section `p[i][1:m]`, rows.rs): when the target is not present but `fallback` (the start
+/// of the mapped part, 0: none) is, the device copy points the same distance before
+/// `fallback`'s device address, as the host pointer does before `fallback`.
+///
+/// # Safety
+/// `ptr` must be readable for one pointer.
+pub unsafe fn attach_to(ptr: *mut *mut c_void, fallback: usize, site: Site) {
     if device::target().is_none() || ptr.is_null() {
         return;
     }
@@ -587,7 +599,7 @@ pub unsafe fn attach(ptr: *mut *mut c_void, site: Site) {
     if target == 0 {
         return;
     }
-    let Some(dev_target) = t.translate(target) else { return };
+    let Ok(Some(dev_target)) = t.translate_pointer(target, fallback) else { return };
     if t.attach(ptr as usize) {
         notify::transfer("attach", text_of(&it), 8);
         write_device_pointer(pe.translate(ptr as usize), dev_target, &it);
