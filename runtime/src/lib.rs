@@ -22,6 +22,7 @@
 use std::ffi::{c_char, c_void};
 
 pub mod api;
+pub mod bounce;
 pub mod cuda;
 pub mod data;
 pub mod declare;
