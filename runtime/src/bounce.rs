@@ -44,12 +44,16 @@ pub fn bounced(len: usize) -> bool {
 /// A free slot of the calling thread's device, and the free list it goes back to.
 fn take() -> Result<(usize, &'static Slots), CuError> {
     let slots: &'static Slots = SLOTS.get();
-    let mut free = slots.lock().unwrap_or_else(|e| e.into_inner());
-    if free.is_empty() {
-        let chunk = cuda::mem_alloc_host(MAX * SLOTS_PER_CHUNK)? as usize;
-        free.extend((0..SLOTS_PER_CHUNK).map(|k| chunk + k * MAX));
+    let lock = || slots.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(slot) = lock().pop() {
+        return Ok((slot, slots));
     }
-    Ok((free.pop().expect("a chunk was just added"), slots))
+    // Allocated without the lock: the host functions that give slots back take it, and the
+    // driver may wait for streams while it pins memory.
+    let chunk = cuda::mem_alloc_host(MAX * SLOTS_PER_CHUNK)? as usize;
+    let mut free = lock();
+    free.extend((1..SLOTS_PER_CHUNK).map(|k| chunk + k * MAX));
+    Ok((chunk, slots))
 }
 
 /// What the host function does once the stream reaches it.
