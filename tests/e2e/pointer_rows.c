@@ -81,6 +81,18 @@ static void enter_exit(int n, int m) {
       CHECK(p[i][j] == want, "enter/exit: p[%d][%d]=%g want %g", i, j, p[i][j], want);
     }
   CHECK(dev == 0 || !acc_is_present(p[0], sizeof(double) * m), "enter/exit: a row still present after the last exit");
+  /* create twice, no_create on a compute construct, delete with finalize: all gone. */
+#pragma acc enter data create(p[0:n][0:m])
+#pragma acc enter data create(p[0:n][0:m])
+#pragma acc parallel loop no_create(p[0:n][0:m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) p[i][j] = i + j;
+#pragma acc update self(p[1:n-1][0:m])
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < m; j++) CHECK(p[i][j] == (double)(i + j), "no_create: p[%d][%d]=%g", i, j, p[i][j]);
+#pragma acc exit data delete(p[0:n][0:m]) finalize
+  CHECK(dev == 0 || !acc_is_present(p, sizeof(double *) * n), "finalize: the row pointers are still present");
+  CHECK(dev == 0 || !acc_is_present(p[n - 1], sizeof(double) * m), "finalize: a row is still present");
   free_matrix(p, n);
 }
 
