@@ -134,7 +134,9 @@ fn row_text(text: &str, row: &Row) -> String {
 /// invalid bound is an error at the item's directive.
 fn each_row(first: &Item, levels: &[Level], order: Order, visit: &mut dyn FnMut(&Row)) {
     let start = first.host as usize;
-    let bytes = usize::try_from(first.bytes).unwrap_or(0);
+    let Ok(bytes) = usize::try_from(first.bytes) else {
+        first.fail(&format!("{}: the row pointers have a negative length ({} bytes)", text_of(first), first.bytes))
+    };
     // SAFETY: every slot read lies in the item's first level or in a row a pointer of the
     // level before points to: host memory the program names in the clause, so readable.
     let read = |slot: usize| unsafe { (slot as *const usize).read_unaligned() };
