@@ -42,7 +42,7 @@ typedef struct accrt_kernel {
 /* Reduction scratch (reduce_vars > 0): at launch, *(void **)args[scratch_arg] receives a
  * device buffer of at least round_up(reduce_vars * 8, 256) + reduce_vars * 16 * num_gangs
  * bytes whose first round_up(reduce_vars * 8, 256) bytes are zero at kernel start and must
- * be left zero at its end. See docs/runtime-abi.md. */
+ * be left zero at its end; one buffer per device and queue. See docs/runtime-abi.md. */
 
 /* Data clause kinds (the low byte of the `kind` argument). */
 enum {
@@ -145,7 +145,8 @@ void __accrt_check_launch_size(int64_t value, const char *clause, const char *lo
 void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                     int64_t vector_length, void **args);
 /* Launch `k` on async queue `queue` (as for the data calls) without waiting for it (a
- * kernel with reduce_vars > 0 is still waited for: the scratch buffer is shared). */
+ * kernel with ACCRT_KERNEL_LINK_SLOT is still waited for: the slot is shared; one with
+ * reduce_vars > 0 is not: its queue has a scratch buffer of its own). */
 void __accrt_launch_async(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                           int64_t vector_length, void **args, int64_t queue);
 
