@@ -96,6 +96,9 @@ pub fn file_scope_items<'ctx>(ds: &[Directive<'ctx>]) -> Result<Vec<(DataKind, V
                     format!("'{}({})' in a file-scope 'declare': only create, copyin, device_resident and link are allowed there", clause_name(kind), v.text),
                 ));
             }
+            if !v.rows.is_empty() {
+                return Err(AccError::unsupported(&d.loc, crate::sections::pointer_rows_message(&format!("declare {}", clause_name(kind)), &v.text)));
+            }
             let constant = [v.lower, v.length, v.elem_size].iter().all(|x| x.const_int_value().is_some());
             if !strip(v.base).is_global_variable() || !constant {
                 return Err(AccError::user(

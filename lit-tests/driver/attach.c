@@ -8,6 +8,7 @@
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not %accc -DROWS_DECLARE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-DECLARE
+// RUN: not %accc -DROWS_GLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-GLOBAL
 
 // CHECK-DAG: [[ATTACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"attach\00"
 // CHECK-DAG: [[DETACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"detach\00"
@@ -128,4 +129,11 @@ void declare_rows(double **p, int n, int m) {
 #pragma acc declare copyin(p[0:n][0:m])
   p[0][0] = 1;
 }
+#endif
+
+#ifdef ROWS_GLOBAL
+// Nor does a file-scope one (a global array of row pointers).
+// ROWS-GLOBAL: attach.c:[[@LINE+2]]:9: error: OpenACC 'rows_g[0:4][0:8]' in a 'declare copyin' clause (a section whose rows are pointers
+double *rows_g[4];
+#pragma acc declare copyin(rows_g[0:4][0:8])
 #endif
