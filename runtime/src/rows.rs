@@ -26,8 +26,9 @@
 //! makes the exit miss the old row). The row walk ([`walk`]) is pure over a pointer reader,
 //! unit-tested; everything else is data.rs's per-item operations.
 //!
-//! Does not: batch the attach writes (one 8-byte synchronous copy per row, as a loop of
-//! `copyin(p[i][0:m])` items would do).
+//! The attach and detach writes are synchronous, as every attach action's (docs/runtime-abi.md),
+//! and batched: one copy per run of adjacent pointers of one present range
+//! (`data::write_pointers`), so a pointer array whose rows are all new costs one copy.
 
 use std::ffi::c_void;
 
@@ -175,30 +176,42 @@ pub fn enter(first: &Item, levels: &[Level], kind: Kind, c: Counter, zero: bool,
     let pointers_zero = zero || matches!(kind, Kind::Create | Kind::Copyout);
     data::enter(first, kind, c, pointers_zero, q);
     let last = levels.len().saturating_sub(1);
+    let mut writes = Vec::new();
     each_row(first, levels, Order::Pre, &mut |row| {
         with_row(first, row, |it| {
             data::enter(it, kind, c, if row.depth == last { zero } else { pointers_zero }, q);
             // SAFETY: the slot is a pointer in the program's host memory (each_row). A row
             // section that starts after the row (`p[i][1:m]`) is reached from `p[i]` by the
             // same distance on the device.
-            unsafe { data::attach_to(row.slot as *mut *mut c_void, row.start, it.site) }
+            writes.extend(unsafe { data::attach_action(row.slot as *mut *mut c_void, row.start, it.site) })
         })
     });
+    // One copy per run of adjacent newly attached pointers (a whole pointer array at once),
+    // before the directive goes on.
+    data::write_pointers(writes, first.site);
 }
 
 /// Exit of a section through pointer rows: each pointer detached and its row exited, the
-/// rows below a pointer first, then the first level.
+/// rows below a pointer first, then the first level. The detach writes into a row's device
+/// copy are done (together) before that row's exit may copy it out.
 pub fn exit(first: &Item, levels: &[Level], kind: Kind, c: Counter, finalize: bool, q: Queue) {
     if device::target().is_none() {
         return;
     }
+    let last = levels.len().saturating_sub(1);
+    let mut pending = Vec::new();
     each_row(first, levels, Order::Post, &mut |row| {
         with_row(first, row, |it| {
             // SAFETY: the slot is a pointer in the program's host memory (each_row).
-            unsafe { data::detach(row.slot as *mut *mut c_void, finalize, it.site) };
+            pending.extend(unsafe { data::detach_action(row.slot as *mut *mut c_void, finalize, it.site) });
+            if row.depth < last {
+                // This row holds the pointers its rows' detaches wrote host values for.
+                data::write_pointers(std::mem::take(&mut pending), it.site);
+            }
             data::exit(it, kind, c, finalize, q)
         })
     });
+    data::write_pointers(pending, first.site);
     data::exit(first, kind, c, finalize, q);
 }
 

@@ -138,7 +138,7 @@ static void sub_ranges(int n, int m) {
   free_matrix(p, n);
 }
 
-/* Three levels: int ***q, q[0:a][0:b][0:c]. */
+/* Three levels: int ***q, q[0:a][0:b][0:c], copied in and out (the rows of pointers too). */
 static void three_levels(int a, int b, int c) {
   int ***q = e2e_alloc(sizeof(int **) * a);
   for (int i = 0; i < a; i++) {
@@ -148,8 +148,8 @@ static void three_levels(int a, int b, int c) {
       for (int k = 0; k < c; k++) q[i][j][k] = (i * b + j) * c + k;
     }
   }
-  int **saved = q[a - 1];
-#pragma acc data copyin(q[0:a][0:b][0:c])
+  int **saved = q[a - 1], *saved_leaf = q[a - 1][b - 1];
+#pragma acc data copy(q[0:a][0:b][0:c])
   {
     for (int i = 0; i < a; i++)
       for (int j = 0; j < b; j++)
@@ -160,7 +160,8 @@ static void three_levels(int a, int b, int c) {
         for (int k = 0; k < c; k++) q[i][j][k] = q[i][j][k] * 2 + 1;
 #pragma acc update self(q[0:a][0:b][0:c])
   }
-  CHECK(q[a - 1] == saved, "three levels: host pointer q[%d] changed", a - 1);
+  /* The copy-back of the pointer rows brought host pointers home. */
+  CHECK(q[a - 1] == saved && q[a - 1][b - 1] == saved_leaf, "three levels: host pointers changed");
   int dev = !shared_memory(q);
   for (int i = 0; i < a; i++)
     for (int j = 0; j < b; j++)
