@@ -32,7 +32,7 @@ RESULTS(3)
     /* One reduction variable. */                                                          \
     PRAGMA(acc parallel loop reduction(+:sum##Q) async(Q))                                 \
     for (int i = lo; i < hi; i++) sum##Q += x[i] * (Q + 1);                                \
-    /* Three on the same queue: its buffer, the counters left zero by the first.         \
+    /* Three on the same queue: its buffer, counters left zero by the first. */            \
     PRAGMA(acc parallel loop reduction(max:big##Q) reduction(+:isum##Q) reduction(max:imax##Q) async(Q)) \
     for (int i = lo; i < hi; i++) {                                                        \
       big##Q = fmax(big##Q, x[i] + Q);                                                     \
