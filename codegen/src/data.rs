@@ -7,7 +7,9 @@
 //! under an `if` clause all are skipped when it is false. A data region's items count on the
 //! structured reference counter; `enter data`/`exit data` items carry `rt::DYNAMIC` (and
 //! `rt::FINALIZE` with `finalize`) in their kind; `update` passes `rt::IF_PRESENT` with
-//! `if_present`. `attach` items (explicit, or the attach actions the rewriter writes after
+//! `if_present`. A section through pointer rows (`p[0:n][0:m]` of `double **p`) is one call
+//! of the `_rows` form, which maps, attaches and updates row by row in the runtime.
+//! `attach` items (explicit, or the attach actions the rewriter writes after
 //! items based on a struct member or an element) are attached after every entry and
 //! detached before every exit (`exit data`'s `detach` items too, with `finalize`). With an
 //! `async` clause every call is the `_async` form with the argument as

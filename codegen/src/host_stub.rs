@@ -7,7 +7,9 @@
 //! the outlined function (host fallback) }`, calling only the host runtime ABI
 //! (docs/runtime-abi.md). With `async(q)` the data calls and the launch are their `_async`
 //! forms on `q`, so nothing waits for the kernel; the host fallback (an `if` that is false
-//! on a device) runs once the queue's earlier work is done. Does not decide launch sizes
+//! on a device) runs once the queue's earlier work is done. A section through pointer rows
+//! (`copy(p[0:n][0:m])`, `Var::rows`) enters and exits through the runtime's `_rows` entry
+//! points ([`call_item_at`], also used by data.rs and declare.rs). Does not decide launch sizes
 //! beyond the defaults and the gang-loop trip count; the runtime clamps them to what the
 //! kernel can run.
 
