@@ -170,7 +170,8 @@ pub struct RowLevel<'ctx> {
 }
 
 /// One trailing dimension of a multi-dimensional section: `[lower:length]` of rows of
-/// `extent` elements (-1: the rows are pointers, not arrays).
+/// `extent` elements (negative: the rows are pointers to elements of `-extent` bytes; those
+/// become `RowLevel`s, never `Dim`s).
 #[derive(Clone, Copy, Debug)]
 pub struct Dim<'ctx> {
     /// 2 for the second dimension, ...
