@@ -4,7 +4,8 @@
  * keeps host pointers) and copies the rows back for copy/copyout. Covered: copy on a
  * compute construct, data + present, enter data copyin / exit data copyout and delete with
  * reference counts, create + copyout, update self/device of the rows, three levels
- * (`int ***q`), a struct member of type `double **`, a sub-range of rows and of columns
+ * (`int ***q`), a struct member of type `double **` (through a pointer and in a struct
+ * value), a sub-range of rows and of columns
  * (`p[2:n-3][1:m-2]`), rows shared by two pointers, a null row, and `async`.
  *
  * On a device with memory of its own, the host changes its copy after a copyin without
@@ -218,6 +219,22 @@ static void struct_member(int n, int m) {
   free(g);
 }
 
+/* A struct value whose member is the row pointers, on a compute construct: the struct is
+ * copied implicitly and its member attached to the row pointers' device copy. */
+static void struct_value(int n, int m) {
+  grid v;
+  v.n = n, v.m = m;
+  v.rows = matrix(n, m, 0);
+  double **keep = v.rows;
+#pragma acc parallel loop copy(v.rows[0:v.n][0:v.m])
+  for (int i = 0; i < v.n; i++)
+    for (int j = 0; j < v.m; j++) v.rows[i][j] = -v.rows[i][j];
+  CHECK(v.rows == keep, "struct value: the member changed");
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) CHECK(v.rows[i][j] == -(double)(i * m + j), "struct value: rows[%d][%d]=%g", i, j, v.rows[i][j]);
+  free_matrix(v.rows, n);
+}
+
 /* async: the rows go on queue 1, the kernel on the same queue, the copy-back after a wait. */
 static void on_a_queue(int n, int m) {
   double **p = matrix(n, m, 1);
@@ -242,6 +259,7 @@ int main(void) {
   sub_ranges(13, 7);
   three_levels(5, 6, 7);
   struct_member(7, 13);
+  struct_value(6, 9);
   on_a_queue(17, 5);
   return e2e_finish();
 }
