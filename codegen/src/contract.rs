@@ -152,10 +152,26 @@ pub struct Var<'ctx> {
     /// could not prove whole: checked at run time (sections.rs). Those with constant bounds
     /// are checked by the contract reader.
     pub dims: Vec<Dim<'ctx>>,
+    /// The dimensions whose rows are pointers (`p[0:n][0:m]` of `double **p`), outermost
+    /// first: the bytes above are then the first level (the row pointers), and each level
+    /// here is `[lower:length]` of every row a pointer of the level before points to. Empty
+    /// for a contiguous item. Only data clauses and `update` take such items.
+    pub rows: Vec<RowLevel<'ctx>>,
+}
+
+/// One level of a section through pointer rows: each row pointer of the level before
+/// (every pointer in its bytes) points to a row whose elements `[lower, lower + length)`,
+/// of `elem_size` bytes each, the item maps and attaches the pointer to.
+#[derive(Clone, Copy, Debug)]
+pub struct RowLevel<'ctx> {
+    pub lower: Value<'ctx>,
+    pub length: Value<'ctx>,
+    pub elem_size: u64,
 }
 
 /// One trailing dimension of a multi-dimensional section: `[lower:length]` of rows of
-/// `extent` elements (-1: the rows are pointers, not arrays).
+/// `extent` elements (negative: the rows are pointers to elements of `-extent` bytes; those
+/// become `RowLevel`s, never `Dim`s).
 #[derive(Clone, Copy, Debug)]
 pub struct Dim<'ctx> {
     /// 2 for the second dimension, ...
@@ -553,7 +569,9 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
 /// The pass's reading of a supported clause whose operands have the table's shape.
 fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: &[Value<'ctx>], loc: &Loc) -> Result<Clause<'ctx>> {
     use acc::Clause as C;
-    let var = || read_var(args, name, loc);
+    // Sections through pointer rows are mapped row by row by data clauses and `update`.
+    let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host);
+    let var = || read_var(args, name, loc, rows_allowed);
     if let Some(kind) = data_kind(clause) {
         return Ok(Clause::Data(kind, var()?));
     }
@@ -642,23 +660,30 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
 
 /// A *var* operand (`args` after the clause name): its range, its text, and its trailing
 /// dimensions, which must be whole for the range to be contiguous (sections.rs decides;
-/// those only known at run time are left in `dims` for the run-time check).
-fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc) -> Result<Var<'ctx>> {
+/// those only known at run time are left in `dims` for the run-time check) unless their rows
+/// are pointers (`rows`, where `rows_allowed`: a data clause or `update`).
+fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc, rows_allowed: bool) -> Result<Var<'ctx>> {
     let text = args[4].const_string().unwrap_or_else(|| "?".into());
     let mut dims = Vec::new();
+    let mut rows = Vec::new();
     for (k, t) in args[5..].chunks(3).enumerate() {
         let dim = Dim { number: k as u32 + 2, lower: t[0], length: t[1], extent: t[2] };
         let known = |v: Value<'ctx>| v.const_int_value();
         match crate::sections::contiguity(known(dim.lower), known(dim.length), known(dim.extent)) {
             crate::sections::Contiguity::Whole => {}
             crate::sections::Contiguity::Unknown => dims.push(dim),
-            crate::sections::Contiguity::PointerRows => return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message(&text))),
+            crate::sections::Contiguity::PointerRows { elem_size } if rows_allowed => {
+                rows.push(RowLevel { lower: dim.lower, length: dim.length, elem_size: elem_size as u64 })
+            }
+            crate::sections::Contiguity::PointerRows { .. } => {
+                return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message(clause, &text)))
+            }
             crate::sections::Contiguity::Apart { lower, length, extent } => {
                 return Err(AccError::user(loc, crate::sections::apart_message(clause, &text, dim.number, lower, length, extent)))
             }
         }
     }
-    Ok(Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims })
+    Ok(Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims, rows })
 }
 
 /// A `reduction` item: the operator and type must be ones OpenACC defines together (clang
@@ -677,7 +702,7 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     if !ty.allows(op) {
         return Err(AccError::user(loc, format!("reduction operator '{}' is not defined on '{}' ('{text}')", op.symbol(), ty.c_name())));
     }
-    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text, dims: Vec::new() };
+    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text, dims: Vec::new(), rows: Vec::new() };
     Ok(Reduction { op, ty, var })
 }
 

@@ -7,7 +7,9 @@
 //! under an `if` clause all are skipped when it is false. A data region's items count on the
 //! structured reference counter; `enter data`/`exit data` items carry `rt::DYNAMIC` (and
 //! `rt::FINALIZE` with `finalize`) in their kind; `update` passes `rt::IF_PRESENT` with
-//! `if_present`. `attach` items (explicit, or the attach actions the rewriter writes after
+//! `if_present`. A section through pointer rows (`p[0:n][0:m]` of `double **p`) is one call
+//! of the `_rows` form, which maps, attaches and updates row by row in the runtime.
+//! `attach` items (explicit, or the attach actions the rewriter writes after
 //! items based on a struct member or an element) are attached after every entry and
 //! detached before every exit (`exit data`'s `detach` items too, with `finalize`). With an
 //! `async` clause every call is the `_async` form with the argument as
@@ -18,7 +20,7 @@
 
 use crate::contract::{Clause, Directive, DirectiveKind, Var, ASYNC_SYNC};
 use crate::error::Result;
-use crate::host_stub::section;
+use crate::host_stub::{call_item_at, section};
 use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::rt::{self, OnQueue, Runtime};
 
@@ -41,11 +43,17 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
         for c in &d.clauses {
             match (d.kind, c) {
                 (DirectiveKind::Data | DirectiveKind::EnterData, Clause::Data(k, v)) => {
-                    call_item(b, ctx, q, (rt.data_enter, rt.data_enter_async), v, *k as u64 | flags, loc_s)
+                    call_item(b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *k as u64 | flags, loc_s)
                 }
-                (DirectiveKind::ExitData, Clause::Data(k, v)) => call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async), v, *k as u64 | flags, loc_s),
+                (DirectiveKind::ExitData, Clause::Data(k, v)) => {
+                    call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *k as u64 | flags, loc_s)
+                }
                 (DirectiveKind::Update, Clause::Update { to_device, var }) => {
-                    let f = if *to_device { (rt.update_device, rt.update_device_async) } else { (rt.update_self, rt.update_self_async) };
+                    let f = if *to_device {
+                        (rt.update_device, rt.update_device_async, rt.update_device_rows)
+                    } else {
+                        (rt.update_self, rt.update_self_async, rt.update_self_rows)
+                    };
                     call_item(b, ctx, q, f, var, flags, loc_s)
                 }
                 _ => {}
@@ -64,7 +72,7 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
             emit_attachments(b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
             for c in d.clauses.iter().rev() {
                 if let Clause::Data(k, v) = c {
-                    call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async), v, *k as u64, loc_s);
+                    call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *k as u64, loc_s);
                 }
             }
         });
@@ -171,11 +179,20 @@ fn directive_flags(d: &Directive) -> u64 {
 }
 
 /// `f(addr, bytes, kind_or_flags, loc, text)` for one clause item (`f_async` with the queue
-/// after them on an async queue).
-pub(crate) fn call_item<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, q: OnQueue<'ctx>, (f, f_async): (Value<'ctx>, Value<'ctx>), v: &Var<'ctx>, kind: u64, loc: Value<'ctx>) {
+/// after them on an async queue; `rows_f` for a section through pointer rows:
+/// `host_stub::call_item_at`).
+pub(crate) fn call_item<'ctx>(
+    b: &Builder<'ctx>,
+    ctx: Context<'ctx>,
+    q: OnQueue<'ctx>,
+    fs: (Value<'ctx>, Value<'ctx>, Value<'ctx>),
+    v: &Var<'ctx>,
+    kind: u64,
+    loc: Value<'ctx>,
+) {
     let (addr, bytes) = section(b, ctx, v);
     let text = b.global_string(&v.text, ".acc.text");
-    q.call(b, f, f_async, &[addr, bytes, ctx.i32().const_int(kind), loc, text]);
+    call_item_at(b, ctx, q, fs, v, [addr, bytes, ctx.i32().const_int(kind), text], loc);
 }
 
 /// Emits `body` before `at`, under the directive's conditions (`Directive::device_conditions`:

@@ -96,6 +96,9 @@ pub fn file_scope_items<'ctx>(ds: &[Directive<'ctx>]) -> Result<Vec<(DataKind, V
                     format!("'{}({})' in a file-scope 'declare': only create, copyin, device_resident and link are allowed there", clause_name(kind), v.text),
                 ));
             }
+            if !v.rows.is_empty() {
+                return Err(AccError::unsupported(&d.loc, crate::sections::pointer_rows_message(&format!("declare {}", clause_name(kind)), &v.text)));
+            }
             let constant = [v.lower, v.length, v.elem_size].iter().all(|x| x.const_int_value().is_some());
             if !strip(v.base).is_global_variable() || !constant {
                 return Err(AccError::user(
@@ -185,6 +188,11 @@ fn returns_of<'ctx>(d: &Directive<'ctx>, cfg: &FunctionCfg<'ctx>) -> Result<Vec<
 pub fn check_placement<'ctx>(ds: &[Directive<'ctx>]) -> Result<()> {
     let mut cfgs: HashMap<Value, FunctionCfg> = HashMap::new();
     for d in ds.iter().filter(|d| d.kind == DirectiveKind::Declare && !at_file_scope(d)) {
+        // The returns' exits are single-range calls: a section through pointer rows would
+        // lose its rows there.
+        if let Some((kind, v)) = items(d).find(|(_, v)| !v.rows.is_empty()) {
+            return Err(AccError::unsupported(&d.loc, crate::sections::pointer_rows_message(&format!("declare {}", clause_name(kind)), &v.text)));
+        }
         let cfg = cfgs.entry(d.function).or_insert_with(|| FunctionCfg::new(d.function));
         returns_of(d, cfg)?;
     }
@@ -238,7 +246,7 @@ fn lower_in_function<'ctx>(m: Module<'ctx>, f: Value<'ctx>, mut declares: Vec<&D
         let loc = b.global_string(&d.loc.to_string(), ".acc.loc");
         for (kind, v) in items(d) {
             if let Some(k) = kind {
-                crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_enter, rt.data_enter_async), v, k as u64, loc);
+                crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, k as u64, loc);
             }
         }
         keep_storage(d, &cfg);
@@ -257,7 +265,7 @@ fn lower_in_function<'ctx>(m: Module<'ctx>, f: Value<'ctx>, mut declares: Vec<&D
             let its: Vec<_> = items(d).collect();
             for (kind, v) in its.into_iter().rev() {
                 if let Some(k) = kind {
-                    crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_exit, rt.data_exit_async), v, k as u64, loc);
+                    crate::data::call_item(&b, ctx, OnQueue(None), (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, k as u64, loc);
                 }
             }
         }

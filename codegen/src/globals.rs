@@ -21,7 +21,7 @@
 //! program, but a `declare link` global has the copy of whichever data clause maps it, and
 //! two kernels on different async queues, running at once, could each have their own and
 //! would then use each other's. So a kernel that sets a `link` global's slot is flagged
-//! (`FLAG_LINK_SLOT`: the runtime waits for it at its launch, as for the reduction scratch).
+//! (`FLAG_LINK_SLOT`: the runtime waits for it at its launch; the slot is one per global).
 //!
 //! Any other writable global (or a declared one whose address sits in another global's
 //! initialiser, which no slot can reach) would give the device its own copy of the static

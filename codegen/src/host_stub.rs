@@ -7,7 +7,9 @@
 //! the outlined function (host fallback) }`, calling only the host runtime ABI
 //! (docs/runtime-abi.md). With `async(q)` the data calls and the launch are their `_async`
 //! forms on `q`, so nothing waits for the kernel; the host fallback (an `if` that is false
-//! on a device) runs once the queue's earlier work is done. Does not decide launch sizes
+//! on a device) runs once the queue's earlier work is done. A section through pointer rows
+//! (`copy(p[0:n][0:m])`, `Var::rows`) enters and exits through the runtime's `_rows` entry
+//! points ([`call_item_at`], also used by data.rs and declare.rs). Does not decide launch sizes
 //! beyond the defaults and the gang-loop trip count; the runtime clamps them to what the
 //! kernel can run.
 
@@ -104,8 +106,8 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             [addr, bytes, ctx.i32().const_int(*k as u64), text]
         })
         .collect();
-    for [addr, bytes, kind, text] in &items {
-        q.call(&b, rt.data_enter, rt.data_enter_async, &[*addr, *bytes, *kind, loc_s, *text]);
+    for ((_, v), item) in own.iter().zip(&items) {
+        call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
     }
     let mut implicit_exits = Vec::new();
     let mut dev_args = Vec::new();
@@ -142,8 +144,8 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
     }
-    for [addr, bytes, kind, text] in items.iter().rev() {
-        q.call(&b, rt.data_exit, rt.data_exit_async, &[*addr, *bytes, *kind, loc_s, *text]);
+    for ((_, v), item) in own.iter().zip(&items).rev() {
+        call_item_at(&b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *item, loc_s);
     }
     b.br(r.exit);
     Ok(desc.name())
@@ -157,6 +159,42 @@ fn host_arg<'ctx>(b: &Builder<'ctx>, c: &Capture<'ctx>) -> Value<'ctx> {
         }
         _ => c.value,
     }
+}
+
+/// One clause item's runtime call: `f(addr, bytes, kind, loc, text)` (`f_async` with the
+/// queue after them on an async queue) for a contiguous item; for a section through pointer
+/// rows (`Var::rows`), `rows_f(addr, bytes, levels, nlevels, kind, loc, text, queue)` with the
+/// levels' `lower, length, elem_size` in an array of the function's entry block and the queue
+/// `acc_async_sync` without `async` (docs/runtime-abi.md). `addr`/`bytes`/`text` computed once
+/// by the caller ([`section`]), so that an item's exit names the range its entry did.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn call_item_at<'ctx>(
+    b: &Builder<'ctx>,
+    ctx: Context<'ctx>,
+    q: OnQueue<'ctx>,
+    (f, f_async, rows_f): (Value<'ctx>, Value<'ctx>, Value<'ctx>),
+    v: &Var<'ctx>,
+    [addr, bytes, kind, text]: [Value<'ctx>; 4],
+    loc: Value<'ctx>,
+) {
+    if v.rows.is_empty() {
+        return q.call(b, f, f_async, &[addr, bytes, kind, loc, text]);
+    }
+    let i64t = ctx.i64();
+    let function = b.insert_block().parent();
+    let entry_b = ctx.builder();
+    entry_b.position_before(function.entry_block().first_instruction().expect("entry is not empty"));
+    let n = v.rows.len() as u64;
+    let levels = entry_b.alloca(ctx.array_type(i64t, 3 * n), "acc.rows");
+    for (i, r) in v.rows.iter().enumerate() {
+        let fields = [b.sext_or_trunc(r.lower, i64t), b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size)];
+        for (j, x) in fields.into_iter().enumerate() {
+            let slot = b.gep(i64t, levels, &[i64t.const_int(3 * i as u64 + j as u64)], true);
+            b.store(x, slot);
+        }
+    }
+    let queue = q.0.unwrap_or_else(|| i64t.const_int(crate::contract::ASYNC_SYNC as u64));
+    b.call(rows_f, &[addr, bytes, levels, ctx.i32().const_int(n), kind, loc, text, queue], "");
 }
 
 /// Start address and byte count of a clause item.

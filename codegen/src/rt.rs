@@ -21,6 +21,15 @@ pub struct Runtime<'ctx> {
     pub detach: Value<'ctx>,
     /// `__accrt_check_dim(i64 lower, i64 length, i64 extent, i32 number, ptr loc, ptr text)`.
     pub check_dim: Value<'ctx>,
+    /// Sections through pointer rows (`p[0:n][0:m]` of `double **p`):
+    /// `__accrt_data_enter_rows(ptr host, i64 bytes, ptr levels, i32 nlevels, i32 kind,
+    /// ptr loc, ptr text, i64 queue)`, the same for `_exit_rows`, `__accrt_update_device_rows`
+    /// and `__accrt_update_self_rows` (`flags` for `kind`); `levels` holds `lower, length,
+    /// elem_size` per level, `queue` the async argument (`acc_async_sync` without `async`).
+    pub data_enter_rows: Value<'ctx>,
+    pub data_exit_rows: Value<'ctx>,
+    pub update_device_rows: Value<'ctx>,
+    pub update_self_rows: Value<'ctx>,
     // The same on an async queue: one more `i64 queue` argument, the async argument as
     // written.
     pub data_enter_async: Value<'ctx>,
@@ -62,6 +71,10 @@ impl<'ctx> Runtime<'ctx> {
             attach: f("__accrt_attach", v, &[p, i32t, p, p]),
             detach: f("__accrt_detach", v, &[p, i32t, p, p]),
             check_dim: f("__accrt_check_dim", v, &[i64t, i64t, i64t, i32t, p, p]),
+            data_enter_rows: f("__accrt_data_enter_rows", v, &[p, i64t, p, i32t, i32t, p, p, i64t]),
+            data_exit_rows: f("__accrt_data_exit_rows", v, &[p, i64t, p, i32t, i32t, p, p, i64t]),
+            update_device_rows: f("__accrt_update_device_rows", v, &[p, i64t, p, i32t, i32t, p, p, i64t]),
+            update_self_rows: f("__accrt_update_self_rows", v, &[p, i64t, p, i32t, i32t, p, p, i64t]),
             data_enter_async: f("__accrt_data_enter_async", v, &[p, i64t, i32t, p, p, i64t]),
             data_exit_async: f("__accrt_data_exit_async", v, &[p, i64t, i32t, p, p, i64t]),
             update_device_async: f("__accrt_update_device_async", v, &[p, i64t, i32t, p, p, i64t]),

@@ -4,8 +4,10 @@
 //! The rewriter writes each trailing dimension that is not `[:]` as a `lower, length, extent`
 //! triple after the item's text (docs/ir-contract.md). [`contiguity`] decides what a triple
 //! says: the contract reader rejects, at the directive, a section it knows to be apart in
-//! memory (constant bounds) and one whose rows are pointers (`double **p`, extent -1); the
-//! dimensions known only at run time (a variable-length array, `[0:m]` with a variable `m`)
+//! memory (constant bounds); a dimension whose rows are pointers (`double **p`: a negative
+//! extent, minus the size of the rows' elements) becomes a [`crate::contract::RowLevel`] of
+//! the item, which the runtime maps row by row (`__accrt_data_enter_rows`, rows.rs of the
+//! runtime), attaching each row pointer; the array dimensions known only at run time (a variable-length array, `[0:m]` with a variable `m`)
 //! stay in `Var::dims`, and [`emit_runtime_checks`] puts a `__accrt_check_dim` call for each
 //! in the directive's header (on every path, as the launch-size checks are), which stops the
 //! program with the same message when the dimension is not whole.
@@ -23,15 +25,16 @@ pub enum Contiguity {
     Whole,
     /// A part of each row: the section's rows are apart in memory.
     Apart { lower: i64, length: i64, extent: i64 },
-    /// The rows at this depth are pointers (extent -1), not arrays.
-    PointerRows,
+    /// The rows at this depth are pointers, not arrays, to elements of `elem_size` bytes
+    /// (the extent is `-elem_size`).
+    PointerRows { elem_size: i64 },
     /// Some value is only known at run time.
     Unknown,
 }
 
 pub fn contiguity(lower: Option<i64>, length: Option<i64>, extent: Option<i64>) -> Contiguity {
     match (lower, length, extent) {
-        (_, _, Some(-1)) => Contiguity::PointerRows,
+        (_, _, Some(e)) if e < 0 => Contiguity::PointerRows { elem_size: -e },
         (Some(0), Some(l), Some(e)) if l == e => Contiguity::Whole,
         (Some(lower), Some(length), Some(extent)) => Contiguity::Apart { lower, length, extent },
         _ => Contiguity::Unknown,
@@ -47,11 +50,13 @@ pub fn apart_message(clause: &str, text: &str, number: u32, lower: i64, length: 
     )
 }
 
-/// What a section through rows that are pointers is called in its "not supported yet" error.
-pub fn pointer_rows_message(text: &str) -> String {
+/// What a section through rows that are pointers (`p[0:n][0:m]` of `double **p`) is called
+/// in its "not supported yet" error, in a clause that does not map data (`private`,
+/// `use_device`, `attach`, a `declare`, ...).
+pub fn pointer_rows_message(clause: &str, text: &str) -> String {
     format!(
-        "'{text}' (a section whose rows are pointers, as with 'double **p'; map the row pointers and then each row on its own: \
-         enter data copyin(p[0:n]), then copyin(p[i][0:m]) for each i, which attaches p[i])"
+        "'{text}' in a '{clause}' clause (a section whose rows are pointers, as with 'double **p': \
+         only data clauses and update map such a section row by row)"
     )
 }
 
@@ -92,8 +97,8 @@ mod tests {
         assert_eq!(contiguity(Some(0), Some(7), Some(7)), Contiguity::Whole);
         assert_eq!(contiguity(Some(0), Some(4), Some(8)), Contiguity::Apart { lower: 0, length: 4, extent: 8 });
         assert_eq!(contiguity(Some(1), Some(7), Some(7)), Contiguity::Apart { lower: 1, length: 7, extent: 7 });
-        assert_eq!(contiguity(Some(0), Some(5), Some(-1)), Contiguity::PointerRows);
-        assert_eq!(contiguity(None, None, Some(-1)), Contiguity::PointerRows, "pointer rows whatever the bounds");
+        assert_eq!(contiguity(Some(0), Some(5), Some(-8)), Contiguity::PointerRows { elem_size: 8 });
+        assert_eq!(contiguity(None, None, Some(-1)), Contiguity::PointerRows { elem_size: 1 }, "pointer rows whatever the bounds");
         assert_eq!(contiguity(Some(0), None, Some(7)), Contiguity::Unknown);
         assert_eq!(contiguity(Some(0), Some(7), None), Contiguity::Unknown, "a variable-length array");
     }
@@ -103,6 +108,6 @@ mod tests {
         let m = apart_message("copy", "m[0:8][0:4]", 2, 0, 4, 8);
         assert!(m.starts_with("'m[0:8][0:4]' in a 'copy' clause is not contiguous: dimension 2 takes [0:4] of rows of 8 elements"), "{m}");
         assert!(m.ends_with("([0:8] or [:])"), "{m}");
-        assert!(pointer_rows_message("p[0:n][0:m]").contains("double **p"));
+        assert!(pointer_rows_message("private", "p[0:n][0:m]").starts_with("'p[0:n][0:m]' in a 'private' clause"));
     }
 }

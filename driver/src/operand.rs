@@ -115,8 +115,10 @@ fn is_pointer(e: &str) -> String {
 
 /// Encodes a variable or array section as the four values `base, lower, length, elem_size`
 /// (without the trailing text operand); for `Trailing::Checked`, each trailing dimension
-/// that is not `[:]` adds `lower, length, extent` after the text (docs/ir-contract.md); its
-/// extent is -1 when the rows at that depth are pointers (`double **p`).
+/// that is not `[:]` adds `lower, length, extent` after the text (docs/ir-contract.md); when
+/// the rows at that depth are pointers (`double **p`), its extent is minus the size of the
+/// elements they point to (`-sizeof(p[0][0])`), which says both that they are pointers and
+/// how far apart the row's elements lie.
 pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), VarError> {
     let toks = tokenize(item, false);
     if toks.is_empty() {
@@ -165,7 +167,7 @@ pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), Va
         let extent = format!("sizeof({row})/sizeof(({row})[0])");
         let (lo, len) = bounds(item, &toks, g, &extent);
         extra.push_str(&format!(
-            ", (long long)({lo}), (long long)({len}), __builtin_choose_expr({}, -1LL, (long long)({extent}))",
+            ", (long long)({lo}), (long long)({len}), __builtin_choose_expr({}, -(long long)sizeof(({row})[0]), (long long)({extent}))",
             is_pointer(&row)
         ));
     }
@@ -261,7 +263,7 @@ mod tests {
         let row = "(a)[0]";
         let pointer = format!("__builtin_types_compatible_p(__typeof__({row}), __typeof__(&({row})[0]))");
         let extent = format!("sizeof({row})/sizeof(({row})[0])");
-        assert_eq!(dims, format!(", (long long)(0), (long long)(m), __builtin_choose_expr({pointer}, -1LL, (long long)({extent}))"));
+        assert_eq!(dims, format!(", (long long)(0), (long long)(m), __builtin_choose_expr({pointer}, -(long long)sizeof(({row})[0]), (long long)({extent}))"));
         // `[:]` adds nothing; a later dimension still names its own depth; `[2:]` runs to the end.
         let (_, dims) = encode_var("b[0:n][:][2:]", Trailing::Checked).unwrap();
         assert!(dims.starts_with(", (long long)(2), (long long)(sizeof((b)[0][0])/sizeof(((b)[0][0])[0]) - (2)), "), "{dims}");

@@ -3,10 +3,12 @@
 // RUN: %accc -O0 -emit-llvm -S %s -o %t.ll
 // RUN: FileCheck %s < %t.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.ll -S -o - | FileCheck %s --check-prefix=LOWERED
-// Errors: a section that is not contiguous, one whose rows are pointers (checked by the pass,
-// at the directive).
+// Errors: a section that is not contiguous, one whose rows are pointers in a clause that maps
+// no data (checked by the pass, at the directive).
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: not %accc -DROWS_DECLARE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-DECLARE
+// RUN: not %accc -DROWS_GLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-GLOBAL
 
 // CHECK-DAG: [[ATTACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"attach\00"
 // CHECK-DAG: [[DETACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"detach\00"
@@ -90,10 +92,48 @@ void matrix(double a[][7], double *q, int m, int n) {
 #endif
 }
 
-#ifdef ROWS
-// ROWS: attach.c:[[@LINE+2]]:9: error: OpenACC 'p[0:n][0:m]' (a section whose rows are pointers, as with 'double **p'; map the row pointers and then each row on its own: enter data copyin(p[0:n]), then copyin(p[i][0:m]) for each i, which attaches p[i]) is not supported yet
-void rows(double **p, int n, int m) {
+// Sections through pointer rows: the extent of a dimension whose rows are pointers is minus
+// the size of their elements (-8 for double, -4 for int); data clauses and update map them
+// row by row through the `_rows` entry points, the levels in an array, the queue last
+// (acc_async_sync, -2, without async).
+// CHECK-LABEL: define dso_local void @rows(
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 5, ptr noundef [[COPY]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef {{@.str[.0-9]*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef -8)
+// CHECK: @__acc_clause(i32 noundef 6, ptr noundef {{@.str[.0-9]*}}, ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef {{@.str[.0-9]*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef -8, i64 noundef 2, i64 noundef 3, i64 noundef -4)
+// LOWERED-LABEL: define dso_local void @rows(
+// LOWERED: %acc.rows{{[0-9]*}} = alloca [6 x i64]
+// LOWERED: %acc.rows{{[0-9]*}} = alloca [3 x i64]
+// LOWERED: call void @__accrt_data_enter_rows(ptr %{{.*}}, i64 %{{.*}}, ptr %acc.rows{{[0-9]*}}, i32 1, i32 0, ptr {{.*}}, ptr {{.*}}, i64 -2)
+// LOWERED: call void @__accrt_update_self_rows(ptr %{{.*}}, i64 %{{.*}}, ptr %acc.rows{{[0-9]*}}, i32 2, i32 0, ptr {{.*}}, ptr {{.*}}, i64 2)
+// LOWERED: call void @__accrt_data_exit_rows(ptr %{{.*}}, i64 %{{.*}}, ptr %acc.rows{{[0-9]*}}, i32 1, i32 0, ptr {{.*}}, ptr {{.*}}, i64 -2)
+// LOWERED-NOT: call void @__accrt_data_exit(
+void rows(double **p, int n, int m, int ***q) {
 #pragma acc data copy(p[0:n][0:m])
+  {
+#pragma acc update self(q[1:n][0:m][2:3]) async(2)
+  }
+}
+
+#ifdef ROWS
+// Clauses that map no data do not take them.
+// ROWS: attach.c:[[@LINE+2]]:9: error: OpenACC 'p[0:n][0:m]' in a 'private' clause (a section whose rows are pointers, as with 'double **p': only data clauses and update map such a section row by row) is not supported yet
+void private_rows(double **p, int n, int m) {
+#pragma acc parallel loop private(p[0:n][0:m])
+  for (int i = 0; i < n; i++) p[0][0] = 1;
+}
+#endif
+
+#ifdef ROWS_DECLARE
+// A function-scope declare's exits at the returns are single ranges.
+// ROWS-DECLARE: attach.c:[[@LINE+2]]:9: error: OpenACC 'p[0:n][0:m]' in a 'declare copyin' clause (a section whose rows are pointers, as with 'double **p': only data clauses and update map such a section row by row) is not supported yet
+void declare_rows(double **p, int n, int m) {
+#pragma acc declare copyin(p[0:n][0:m])
   p[0][0] = 1;
 }
+#endif
+
+#ifdef ROWS_GLOBAL
+// Nor does a file-scope one (a global array of row pointers).
+// ROWS-GLOBAL: attach.c:[[@LINE+2]]:9: error: OpenACC 'rows_g[0:4][0:8]' in a 'declare copyin' clause (a section whose rows are pointers
+double *rows_g[4];
+#pragma acc declare copyin(rows_g[0:4][0:8])
 #endif

@@ -42,7 +42,7 @@ typedef struct accrt_kernel {
 /* Reduction scratch (reduce_vars > 0): at launch, *(void **)args[scratch_arg] receives a
  * device buffer of at least round_up(reduce_vars * 8, 256) + reduce_vars * 16 * num_gangs
  * bytes whose first round_up(reduce_vars * 8, 256) bytes are zero at kernel start and must
- * be left zero at its end. See docs/runtime-abi.md. */
+ * be left zero at its end; one buffer per device and queue. See docs/runtime-abi.md. */
 
 /* Data clause kinds (the low byte of the `kind` argument). */
 enum {
@@ -128,6 +128,15 @@ void __accrt_detach(void **ptr, int32_t flags, const char *loc, const char *text
  * not whole (lower != 0 or length != extent) is an error at `loc` naming `text`. */
 void __accrt_check_dim(int64_t lower, int64_t length, int64_t extent, int32_t number, const char *loc, const char *text);
 
+/* A section through pointer rows (`p[0:n][0:m]` of `double **p`): the row pointers
+ * `host`/`bytes`, then `nlevels` levels of `lower, length, elem_size` in `levels`; each row
+ * is mapped like an item and its pointer attached (exit: detached first, deepest rows
+ * first); update copies the data rows only. `queue`: the async argument, or acc_async_sync. */
+void __accrt_data_enter_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_data_exit_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t kind, const char *loc, const char *text, int64_t queue);
+void __accrt_update_device_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t flags, const char *loc, const char *text, int64_t queue);
+void __accrt_update_self_rows(void *host, int64_t bytes, const int64_t *levels, int32_t nlevels, int32_t flags, const char *loc, const char *text, int64_t queue);
+
 /* A num_gangs/num_workers/vector_length clause's value, before the region runs (on the
  * device or the host): not positive is an error at `loc`. */
 void __accrt_check_launch_size(int64_t value, const char *clause, const char *loc);
@@ -136,7 +145,8 @@ void __accrt_check_launch_size(int64_t value, const char *clause, const char *lo
 void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                     int64_t vector_length, void **args);
 /* Launch `k` on async queue `queue` (as for the data calls) without waiting for it (a
- * kernel with reduce_vars > 0 is still waited for: the scratch buffer is shared). */
+ * kernel with ACCRT_KERNEL_LINK_SLOT is still waited for: the slot is shared; one with
+ * reduce_vars > 0 is not: its queue has a scratch buffer of its own). */
 void __accrt_launch_async(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                           int64_t vector_length, void **args, int64_t queue);
 

@@ -105,7 +105,7 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 41] = [
+const USED: [&CStr; 43] = [
     c"cuInit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
@@ -143,6 +143,8 @@ const USED: [&CStr; 41] = [
     c"cuMemcpyDtoHAsync_v2",
     c"cuMemcpyDtoDAsync_v2",
     c"cuMemcpyPeerAsync",
+    c"cuMemsetD8Async",
+    c"cuLaunchHostFunc",
     c"cuLinkCreate_v2",
     c"cuLinkAddData_v2",
     c"cuLinkComplete",
@@ -591,6 +593,25 @@ pub unsafe fn memcpy_peer_async(dst: DevPtr, dst_ctx: Handle, src: DevPtr, src_c
     check("cuMemcpyPeerAsync", unsafe {
         sys::cuMemcpyPeerAsync(dst, dst_ctx.0.cast(), src, src_ctx.0.cast(), bytes, stream.0.cast())
     })
+}
+
+/// Enqueues setting `bytes` at device `dst` to zero on `stream`.
+///
+/// # Safety
+/// `dst..dst+bytes` must lie inside one device allocation until the stream has done it.
+pub unsafe fn memset_zero_async(dst: DevPtr, bytes: usize, stream: Handle) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`); `stream` is live.
+    check("cuMemsetD8Async", unsafe { sys::cuMemsetD8Async(dst, 0, bytes, stream.0.cast()) })
+}
+
+/// Enqueues a call of `f(data)` on the host, in `stream`'s order: after the stream's
+/// earlier work, before its later work (a driver thread runs it; it must not call CUDA).
+///
+/// # Safety
+/// `f` must be safe to call once with `data` on another thread.
+pub unsafe fn launch_host_func(stream: Handle, f: unsafe extern "C" fn(*mut c_void), data: *mut c_void) -> Result<(), CuError> {
+    // SAFETY: guaranteed by the caller (see `# Safety`); `stream` is live.
+    check("cuLaunchHostFunc", unsafe { sys::cuLaunchHostFunc(stream.0.cast(), Some(f), data) })
 }
 
 /// `bytes` of page-locked host memory, never freed (staging.rs's buffers live as long as the

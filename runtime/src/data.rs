@@ -536,23 +536,20 @@ pub fn dim_error(text: &str, number: i32, lower: i64, length: i64, extent: i64) 
     })
 }
 
-/// Writes the 8-byte pointer value `value` into the device copy at `dev`.
-fn write_device_pointer(dev: mem::DevPtr, value: u64, site: &Item) {
-    // SAFETY: `value` is a live local of 8 bytes; `dev` is the device copy of a present
-    // pointer (8 bytes inside one device allocation, checked by the caller's lookup).
-    unsafe { mem::copy_to_device(dev, (&value as *const u64).cast(), 8, &site.error_context()) }
-}
-
 /// Before the device copy of `entry` is copied out for the last time: each pointer still
 /// attached in it (`attached`, taken before the release dropped them) gets its host value
 /// back on the device, so the copy-out does not bring device addresses home.
 fn restore_host_pointers(entry: &crate::present::Entry, attached: &[usize], site: &Item) {
-    for &ptr in attached {
-        // SAFETY: an attached pointer lies in present host memory the program mapped, so it
-        // is readable.
-        let host_value = unsafe { (ptr as *const u64).read_unaligned() };
-        write_device_pointer(entry.translate(ptr), host_value, site);
-    }
+    let writes = attached
+        .iter()
+        .map(|&ptr| {
+            // SAFETY: an attached pointer lies in present host memory the program mapped, so
+            // it is readable.
+            let host_value = unsafe { (ptr as *const u64).read_unaligned() };
+            PointerWrite { range: entry.start, dev: entry.translate(ptr), value: host_value }
+        })
+        .collect();
+    write_pointers(writes, site.site);
 }
 
 /// The entry holding all 8 bytes of the pointer at host address `ptr`, if present.
@@ -568,6 +565,40 @@ fn pointer_entry(t: &PresentTable, it: &Item) -> Option<crate::present::Entry> {
     }
 }
 
+/// A device pointer write an attach or detach action decided: `value` into the device copy
+/// at `dev`, which lies in the device copy of the present range starting at host `range`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PointerWrite {
+    pub range: usize,
+    pub dev: mem::DevPtr,
+    pub value: u64,
+}
+
+/// The writes of `writes` grouped into runs of adjacent slots of one present range (each
+/// run one copy: its device start and values), in device address order. Pure.
+pub fn pointer_runs(mut writes: Vec<PointerWrite>) -> Vec<(mem::DevPtr, Vec<u64>)> {
+    writes.sort_by_key(|w| (w.range, w.dev));
+    let mut runs: Vec<(usize, mem::DevPtr, Vec<u64>)> = Vec::new();
+    for w in writes {
+        match runs.last_mut() {
+            Some((range, start, values)) if *range == w.range && *start + 8 * values.len() as mem::DevPtr == w.dev => values.push(w.value),
+            _ => runs.push((w.range, w.dev, vec![w.value])),
+        }
+    }
+    runs.into_iter().map(|(_, dev, values)| (dev, values)).collect()
+}
+
+/// Does `writes` (synchronously: one copy per run of adjacent slots, [`pointer_runs`]).
+pub fn write_pointers(writes: Vec<PointerWrite>, site: Site) {
+    let it = Item { host: std::ptr::null_mut(), bytes: 0, site };
+    for (dev, values) in pointer_runs(writes) {
+        // SAFETY: `values` is live; the run lies in one present range's device copy (slots
+        // of 8 bytes inside it, found by the attach or detach lookups), which stays
+        // allocated while the caller holds the pointers' attachments.
+        unsafe { mem::copy_to_device(dev, values.as_ptr().cast(), 8 * values.len(), &it.error_context()) }
+    }
+}
+
 /// The attach action (OpenACC 3.3 §2.7.2; `attach` clauses, the attach action of data clause
 /// items based on a struct member, `acc_attach`): when the pointer stored at `ptr` and its
 /// target are present, its device copy is made to point at the target's device copy (at
@@ -576,22 +607,39 @@ fn pointer_entry(t: &PresentTable, it: &Item) -> Option<crate::present::Entry> {
 /// # Safety
 /// `ptr` must be readable for one pointer.
 pub unsafe fn attach(ptr: *mut *mut c_void, site: Site) {
+    // SAFETY: forwarded caller guarantee.
+    if let Some(w) = unsafe { attach_action(ptr, 0, site) } {
+        write_pointers(vec![w], site)
+    }
+}
+
+/// The counting of [`attach`] for a pointer whose target may lie before the mapped part of
+/// its row (a row section `p[i][1:m]`, rows.rs): when the target is not present but
+/// `fallback` (the start of the mapped part, 0: none) is, the device copy is to point the
+/// same distance before `fallback`'s device address as the host pointer does before
+/// `fallback`. Returns the device write to do (at the first attachment), which the caller
+/// does with [`write_pointers`] before any kernel or copy-out may see the pointer.
+///
+/// # Safety
+/// `ptr` must be readable for one pointer.
+pub unsafe fn attach_action(ptr: *mut *mut c_void, fallback: usize, site: Site) -> Option<PointerWrite> {
     if device::target().is_none() || ptr.is_null() {
-        return;
+        return None;
     }
     let it = Item { host: ptr.cast(), bytes: 8, site };
     let mut t = table();
-    let Some(pe) = pointer_entry(&t, &it) else { return };
+    let pe = pointer_entry(&t, &it)?;
     // SAFETY: readable (caller's guarantee).
     let target = unsafe { ptr.read_unaligned() } as usize;
     if target == 0 {
-        return;
+        return None;
     }
-    let Some(dev_target) = t.translate(target) else { return };
-    if t.attach(ptr as usize) {
-        notify::transfer("attach", text_of(&it), 8);
-        write_device_pointer(pe.translate(ptr as usize), dev_target, &it);
+    let Ok(Some(dev_target)) = t.translate_pointer(target, fallback) else { return None };
+    if !t.attach(ptr as usize) {
+        return None;
     }
+    notify::transfer("attach", text_of(&it), 8);
+    Some(PointerWrite { range: pe.start, dev: pe.translate(ptr as usize), value: dev_target })
 }
 
 /// The detach action (`detach` clauses, the detach action at the exit of an item that was
@@ -602,18 +650,32 @@ pub unsafe fn attach(ptr: *mut *mut c_void, site: Site) {
 /// # Safety
 /// `ptr` must be readable for one pointer.
 pub unsafe fn detach(ptr: *mut *mut c_void, finalize: bool, site: Site) {
+    // SAFETY: forwarded caller guarantee.
+    if let Some(w) = unsafe { detach_action(ptr, finalize, site) } {
+        write_pointers(vec![w], site)
+    }
+}
+
+/// The counting of [`detach`]; returns the device write to do at the last detachment (the
+/// host value), which the caller does with [`write_pointers`] before the range holding the
+/// pointer is copied out.
+///
+/// # Safety
+/// `ptr` must be readable for one pointer.
+pub unsafe fn detach_action(ptr: *mut *mut c_void, finalize: bool, site: Site) -> Option<PointerWrite> {
     if device::target().is_none() || ptr.is_null() {
-        return;
+        return None;
     }
     let it = Item { host: ptr.cast(), bytes: 8, site };
     let mut t = table();
-    let Some(pe) = pointer_entry(&t, &it) else { return };
-    if t.detach(ptr as usize, finalize) {
-        // SAFETY: readable (caller's guarantee).
-        let host_value = unsafe { ptr.read_unaligned() } as u64;
-        notify::transfer("detach", text_of(&it), 8);
-        write_device_pointer(pe.translate(ptr as usize), host_value, &it);
+    let pe = pointer_entry(&t, &it)?;
+    if !t.detach(ptr as usize, finalize) {
+        return None;
     }
+    // SAFETY: readable (caller's guarantee).
+    let host_value = unsafe { ptr.read_unaligned() } as u64;
+    notify::transfer("detach", text_of(&it), 8);
+    Some(PointerWrite { range: pe.start, dev: pe.translate(ptr as usize), value: host_value })
 }
 
 #[cfg(test)]
@@ -643,6 +705,16 @@ mod tests {
         let e = dim_error("a[0:n][0:m]", 2, 0, 3, 7).unwrap();
         assert!(e.starts_with("'a[0:n][0:m]' is not contiguous: dimension 2 takes [0:3] of rows of 7 elements"), "{e}");
         assert!(dim_error("a[0:n][1:m]", 3, 1, 6, 7).is_some());
+    }
+
+    #[test]
+    fn pointer_writes_coalesce_within_one_range() {
+        let w = |range, dev, value| PointerWrite { range, dev, value };
+        // Out of order, adjacent in range 0x100; a gap; another range right after (a
+        // separate allocation: never one copy with the first).
+        let runs = pointer_runs(vec![w(0x100, 0x5008, 2), w(0x100, 0x5000, 1), w(0x100, 0x5018, 4), w(0x900, 0x5020, 5)]);
+        assert_eq!(runs, vec![(0x5000, vec![1, 2]), (0x5018, vec![4]), (0x5020, vec![5])]);
+        assert!(pointer_runs(Vec::new()).is_empty());
     }
 
     #[test]

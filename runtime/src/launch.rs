@@ -22,11 +22,12 @@
 //! Queues: a launch on the synchronous queue waits for the kernel (`cuCtxSynchronize`), as
 //! before async queues existed; a launch on an async queue goes on its stream and returns
 //! (queue.rs remembers the kernel, so that a failure a later wait sees names it). A kernel
-//! with gang-level reductions is the exception: it shares the one scratch buffer with every
-//! such kernel, so it runs on its queue's stream but the host waits for it before the buffer
-//! is released to the next launch (its result still reaches the host only in queue order,
-//! by the copy-out of its reduction variable). A kernel flagged `ACCRT_KERNEL_LINK_SLOT` is
-//! the other exception: it sets the one device slot of a `declare link` global, which holds
+//! with gang-level reductions uses its queue's own scratch buffer (scratch.rs), so it
+//! returns at once too, and kernels on different queues run at the same time; its result
+//! reaches the host in queue order, by the copy-out of its reduction variable (a small copy
+//! through a page-locked slot, bounce.rs, which does not block the host either). A kernel
+//! flagged `ACCRT_KERNEL_LINK_SLOT` is the exception: it sets the one device slot of a
+//! `declare link` global, which holds
 //! the address of the device copy its own data clauses mapped, and another such kernel
 //! running beside it (on another queue, or launched by another host thread) could have
 //! mapped another copy; so such launches take turns (a lock) and each returns only when its
@@ -56,16 +57,10 @@ static LINK_SLOT: Mutex<()> = Mutex::new(());
 
 /// Why a kernel launched on an async queue is waited for before the launch returns (the
 /// end of the ACC_NOTIFY/error text "the launch of kernel 'k' (t.c:3:9), which ..."), or
-/// None when the launch returns at once: the kernel uses the shared reduction scratch
-/// (`reduce_vars > 0`), or sets a `declare link` global's device slot (module doc).
-pub fn waits_at_launch(flags: u64, reduce_vars: u64) -> Option<&'static str> {
-    if reduce_vars > 0 {
-        Some("uses the reduction scratch")
-    } else if flags & ACCRT_KERNEL_LINK_SLOT != 0 {
-        Some("sets the device slot of a 'declare link' global")
-    } else {
-        None
-    }
+/// None when the launch returns at once: only a kernel that sets a `declare link` global's
+/// device slot waits (module doc); gang reductions have a scratch buffer per queue.
+pub fn waits_at_launch(flags: u64) -> Option<&'static str> {
+    (flags & ACCRT_KERNEL_LINK_SLOT != 0).then_some("sets the device slot of a 'declare link' global")
 }
 
 /// The turn of an `ACCRT_KERNEL_LINK_SLOT` kernel (None for other kernels).
@@ -309,15 +304,14 @@ pub unsafe fn launch(
                     return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
                 }
                 queue::launched(q, &format!("'{name}' ({loc})"));
-                if let Some(why) = waits_at_launch(kd.flags, kd.reduce_vars) {
-                    // The scratch buffer or the slot is shared: the next launch may use it
-                    // once this kernel is done.
+                if let Some(why) = waits_at_launch(kd.flags) {
+                    // The slot is shared: the next launch may use it once this kernel is done.
                     queue::host_wait(q, &format!("the launch of kernel '{name}' ({loc}), which {why}"));
                 }
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, &what, run) }
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, q, &what, run) }
         }
         Target::Emulator => {
             let Some(entry) = kd.emulator_entry else {
@@ -340,7 +334,7 @@ pub unsafe fn launch(
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, &what, run) }
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, q, &what, run) }
         }
     }
 }
@@ -410,11 +404,10 @@ mod tests {
 
     #[test]
     fn async_launches_that_wait() {
-        assert_eq!(waits_at_launch(0, 0), None);
-        assert_eq!(waits_at_launch(ACCRT_KERNEL_WORKER_SYNC | ACCRT_KERNEL_CAP_GANGS, 0), None);
-        assert_eq!(waits_at_launch(ACCRT_KERNEL_CAP_GANGS, 2), Some("uses the reduction scratch"));
-        assert_eq!(waits_at_launch(ACCRT_KERNEL_LINK_SLOT, 0), Some("sets the device slot of a 'declare link' global"));
-        assert!(waits_at_launch(ACCRT_KERNEL_LINK_SLOT, 1).is_some());
+        assert_eq!(waits_at_launch(0), None);
+        // Gang reductions (CAP_GANGS is their flag) have a scratch buffer per queue.
+        assert_eq!(waits_at_launch(ACCRT_KERNEL_WORKER_SYNC | ACCRT_KERNEL_CAP_GANGS), None);
+        assert_eq!(waits_at_launch(ACCRT_KERNEL_LINK_SLOT), Some("sets the device slot of a 'declare link' global"));
     }
 
     #[test]

@@ -22,6 +22,7 @@
 use std::ffi::{c_char, c_void};
 
 pub mod api;
+pub mod bounce;
 pub mod cuda;
 pub mod data;
 pub mod declare;
@@ -36,6 +37,7 @@ pub mod pool;
 pub mod present;
 pub mod profile;
 pub mod queue;
+pub mod rows;
 pub mod scratch;
 pub mod staging;
 
@@ -325,6 +327,112 @@ pub unsafe extern "C" fn __accrt_declare(
         let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
         declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned() });
     })
+}
+
+/// The pointer-row levels of a section through pointer rows (`lower, length, elem_size` per
+/// level, `n` levels).
+///
+/// # Safety
+/// `levels` must be readable for `3 * n` values (null when `n` is 0).
+unsafe fn row_levels(levels: *const i64, n: i32) -> Vec<rows::Level> {
+    let n = usize::try_from(n).expect("a negative number of pointer-row levels");
+    if n == 0 {
+        return Vec::new();
+    }
+    // SAFETY: guaranteed by the caller.
+    let raw = unsafe { std::slice::from_raw_parts(levels, 3 * n) };
+    raw.chunks(3).map(|l| rows::Level { lower: l[0], length: l[1], elem_size: l[2] }).collect()
+}
+
+/// What a `_rows` entry point does with its item, its levels and its queue.
+enum RowsOp {
+    Enter,
+    Exit,
+    Update { to_device: bool },
+}
+
+/// One item of a section through pointer rows (`p[0:n][0:m]` of `double **p`): its first
+/// level `host`/`bytes`, its `nlevels` pointer-row levels, `kind` (data clauses) or `flags`
+/// (update), on `queue` (the async argument as written; `acc_async_sync` synchronous).
+///
+/// # Safety
+/// As for [`__accrt_data_enter_rows`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn rows_item(op: RowsOp, host: *mut c_void, bytes: i64, levels: *const i64, nlevels: i32, kind: i32, loc: *const c_char, text: *const c_char, queue: i64) {
+    // SAFETY: forwarded caller guarantees.
+    guard(|| unsafe {
+        let levels = row_levels(levels, nlevels);
+        with_item(host, bytes, loc, text, |it| {
+            let q = item_queue(it, Some(queue));
+            match op {
+                RowsOp::Enter => {
+                    let c = Kind::from_abi(kind);
+                    count_item(it, profile::Op::Enter);
+                    rows::enter(it, &levels, c.kind, c.counter, c.zero, q)
+                }
+                RowsOp::Exit => {
+                    let c = Kind::from_abi(kind);
+                    count_item(it, profile::Op::Exit);
+                    rows::exit(it, &levels, c.kind, c.counter, c.finalize, q)
+                }
+                RowsOp::Update { to_device } => {
+                    count_item(it, profile::Op::Update);
+                    rows::update(it, &levels, to_device, update_if_present(kind), q)
+                }
+            }
+        })
+    })
+}
+
+/// Entry of a section through pointer rows (`copyin(p[0:n][0:m])` with `double **p`): the
+/// row pointers `host`/`bytes` (the first level), then each row of the `nlevels` levels in
+/// `levels` (`lower, length, elem_size` each), its pointer attached (rows.rs). `kind` as for
+/// [`__accrt_data_enter`]; `queue` the directive's async argument (`acc_async_sync`: none).
+///
+/// # Safety
+/// `host` and every row the section reaches through it must be readable and writable for
+/// the item's bytes (until the queue is done with them); `levels` readable for `3 * nlevels`
+/// values; `loc` and `text` null or NUL-terminated.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_data_enter_rows(host: *mut c_void, bytes: i64, levels: *const i64, nlevels: i32, kind: i32, loc: *const c_char, text: *const c_char, queue: i64) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { rows_item(RowsOp::Enter, host, bytes, levels, nlevels, kind, loc, text, queue) }
+}
+
+/// Exit of a section through pointer rows: each row's pointer detached and the row exited
+/// (the deepest rows first), then the row pointers (rows.rs).
+///
+/// # Safety
+/// As for [`__accrt_data_enter_rows`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_data_exit_rows(host: *mut c_void, bytes: i64, levels: *const i64, nlevels: i32, kind: i32, loc: *const c_char, text: *const c_char, queue: i64) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { rows_item(RowsOp::Exit, host, bytes, levels, nlevels, kind, loc, text, queue) }
+}
+
+/// `update device` of a section through pointer rows: its data rows (rows.rs). `flags` as
+/// for [`__accrt_update_device`].
+///
+/// # Safety
+/// As for [`__accrt_data_enter_rows`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_update_device_rows(host: *mut c_void, bytes: i64, levels: *const i64, nlevels: i32, flags: i32, loc: *const c_char, text: *const c_char, queue: i64) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { rows_item(RowsOp::Update { to_device: true }, host, bytes, levels, nlevels, flags, loc, text, queue) }
+}
+
+/// `update self` of a section through pointer rows: its data rows (rows.rs).
+///
+/// # Safety
+/// As for [`__accrt_data_enter_rows`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_update_self_rows(host: *mut c_void, bytes: i64, levels: *const i64, nlevels: i32, flags: i32, loc: *const c_char, text: *const c_char, queue: i64) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { rows_item(RowsOp::Update { to_device: false }, host, bytes, levels, nlevels, flags, loc, text, queue) }
 }
 
 /// Decodes the `flags` of `__accrt_update_device/self` and `__accrt_use_device_addr`: only

@@ -28,7 +28,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::device::{self, Target};
 use crate::pool::{self, Pool};
 use crate::queue::{self, Queue};
-use crate::{cuda, staging};
+use crate::{bounce, cuda, staging};
 
 pub use crate::cuda::DevPtr;
 
@@ -213,12 +213,15 @@ pub fn recycle(p: DevPtr, what: &str) {
 }
 
 /// [`copy_to_device`] on queue `q`: enqueued on its stream on the GPU (the bytes are
-/// staged before it returns, so `src` may change afterwards).
+/// staged before it returns, so `src` may change afterwards; a small copy through a
+/// page-locked slot, bounce.rs, so that it never waits for the queue).
 ///
 /// # Safety
 /// As for [`copy_to_device`]; `dst..dst+len` stays allocated until the queue has done it.
 pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     match queue::stream(q) {
+        // SAFETY: forwarded caller guarantees.
+        Some(s) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
@@ -227,12 +230,15 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
 }
 
 /// [`copy_from_device`] on queue `q`: enqueued on its stream on the GPU (to pageable
-/// memory CUDA returns once the queue has done it).
+/// memory CUDA returns once the queue has done it, so a small copy, a reduction result,
+/// goes through a page-locked slot and reaches `dst` in the queue's order: bounce.rs).
 ///
 /// # Safety
 /// As for [`copy_from_device`]; `dst` stays writable until the queue has done it.
 pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
     match queue::stream(q) {
+        // SAFETY: forwarded caller guarantees.
+        Some(s) if bounce::bounced(len) => unsafe { bounce::download(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
@@ -265,6 +271,20 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: 
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
         Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+    }
+}
+
+/// [`zero`] on queue `q`: enqueued on its stream on the GPU (after the queue's earlier
+/// work, without waiting for other queues), at once elsewhere.
+///
+/// # Safety
+/// As for [`zero`], until the queue has done it.
+pub unsafe fn zero_on(q: Queue, dst: DevPtr, len: usize, what: &str) {
+    match queue::stream(q) {
+        // SAFETY: forwarded caller guarantee.
+        Some(s) => unsafe { cuda::memset_zero_async(dst, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY: forwarded caller guarantee.
+        None => unsafe { zero(dst, len, what) },
     }
 }
 

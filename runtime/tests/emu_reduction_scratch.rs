@@ -1,6 +1,7 @@
 //! Launches on the emulator of kernels with gang-level reductions: the gang cap
 //! (`ACCRT_KERNEL_CAP_GANGS`) and the scratch contract (pointer in `args[scratch_arg]`,
-//! counters zero at kernel start, also when an earlier kernel wrote partials there).
+//! counters zero at kernel start, also when an earlier kernel wrote partials there), and
+//! one scratch buffer per queue (kernels of different queues may run at once on the GPU).
 
 use std::ffi::c_void;
 
@@ -39,6 +40,11 @@ unsafe extern "C" fn kernel(args: *mut *mut c_void) {
 }
 
 fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
+    launch_on(reduce_vars, flags, gangs, None)
+}
+
+/// A launch on async queue `queue` (None: synchronous).
+fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> Probe {
     let mut probe = Probe { reduce_vars, ..Probe::default() };
     let mut p: *mut Probe = &mut probe;
     let mut slot: *mut c_void = std::ptr::null_mut();
@@ -56,7 +62,12 @@ fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
         scratch_arg: 1,
     };
     // SAFETY: a complete descriptor and the kernel's argument array.
-    unsafe { __accrt_launch(&mut k, gangs, 1, 1, args.as_mut_ptr()) };
+    unsafe {
+        match queue {
+            None => __accrt_launch(&mut k, gangs, 1, 1, args.as_mut_ptr()),
+            Some(q) => __accrt_launch_async(&mut k, gangs, 1, 1, args.as_mut_ptr(), q),
+        }
+    };
     assert_eq!(slot as usize, probe.scratch);
     probe
 }
@@ -79,4 +90,21 @@ fn scratch_and_gang_cap_on_the_emulator() {
     let c = launch(2, 0, 1000);
     assert_eq!(c.gangs, 1000);
     assert!(c.counters_zero);
+
+    // Each queue has a buffer of its own, reused by the queue's later kernels (whose
+    // counters its earlier ones left zero); the synchronous queue keeps its own.
+    let q1 = launch_on(40, 0, 10, Some(1));
+    let q2 = launch_on(40, 0, 10, Some(2));
+    assert!(q1.counters_zero && q2.counters_zero);
+    assert_ne!(q1.scratch, q2.scratch, "two queues share a scratch buffer");
+    assert_ne!(q1.scratch, c.scratch, "a queue uses the synchronous queue's buffer");
+    let q1_again = launch_on(1, 0, 5, Some(1));
+    assert_eq!(q1_again.scratch, q1.scratch);
+    assert!(q1_again.counters_zero);
+    let sync_again = launch(2, 0, 3);
+    assert_eq!(sync_again.scratch, c.scratch);
+    // More gangs than queue 2's buffer holds: a new one, zeroed; queue 1's is untouched.
+    let q2_big = launch_on(40, 0, 5000, Some(2));
+    assert!(q2_big.counters_zero);
+    assert_eq!(launch_on(3, 0, 7, Some(1)).scratch, q1.scratch);
 }

@@ -40,6 +40,16 @@ fn host_mode_is_a_no_op() {
         for kind in ACCRT_COPY..=ACCRT_DEVICEPTR {
             __accrt_data_exit(p, 64, kind, loc, text);
         }
+        // Sections through pointer rows: nothing mapped, no pointer read or written (a row
+        // pointer that points nowhere valid is never followed).
+        let mut rows: [*mut f32; 2] = [p.cast(), 16 as *mut f32];
+        let r = rows.as_mut_ptr() as *mut c_void;
+        let levels = [0i64, 4, 4];
+        __accrt_data_enter_rows(r, 16, levels.as_ptr(), 1, ACCRT_COPY, loc, text, -2);
+        __accrt_update_self_rows(r, 16, levels.as_ptr(), 1, 0, loc, text, 1);
+        __accrt_update_device_rows(r, 16, levels.as_ptr(), 1, 0, loc, text, -2);
+        __accrt_data_exit_rows(r, 16, levels.as_ptr(), 1, ACCRT_COPY, loc, text, -2);
+        assert_eq!(rows[1], 16 as *mut f32);
     }
     assert_eq!(x, [1.0f32; 16]);
     assert_eq!(__accrt_use_device(), 0);

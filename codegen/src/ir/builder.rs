@@ -36,6 +36,10 @@ impl<'ctx> Builder<'ctx> {
     pub fn position_before(&self, i: Value<'ctx>) {
         self.0.position_before(&i.inst())
     }
+    /// The block the builder inserts into (it must be positioned).
+    pub fn insert_block(&self) -> Block<'ctx> {
+        Block(self.0.get_insert_block().expect("internal: the IR builder is not positioned"))
+    }
     /// Gives what the builder creates from now on the debug location of `i` (none if it
     /// has none): calls to functions with debug info must carry one.
     pub fn set_debug_loc_of(&self, i: Value<'ctx>) {
