@@ -172,7 +172,10 @@ pub fn outline<'ctx>(
             live_in: !local || flow.live_in(v),
             live_out: !local || flow.live_out(v),
             default_present,
-            default_none,
+            // default(none) asks the user to name each variable of theirs; Clang's own
+            // temporaries (`cleanup.dest.slot` of a loop that declares its variable, ...)
+            // are not theirs to name and take the implicit rules.
+            default_none: default_none && crate::capture::is_user_variable_name(&display_name(v)),
         };
         let name = display_name(v);
         let passing = classify(facts).map_err(|e| match e {
