@@ -106,24 +106,33 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             [addr, bytes, ctx.i32().const_int(*k as u64), text]
         })
         .collect();
+    // Implicit items (whole variables) enter before the clauses' items: a clause item can
+    // be part of one (`reduction(+: s[q])` beside other uses of the array `s`), and a part
+    // entering after its whole is simply present, where the whole after the part would be
+    // "only partially present". Both are in before any capture is translated.
+    let mut implicit_exits = Vec::new();
+    for (i, hv) in &host_args {
+        let c = &r.captures[*i];
+        if let Passing::Implicit(kind) = c.passing {
+            let text = b.global_string(&c.name, ".acc.name");
+            let bytes = ctx.i64().const_int(c.bytes);
+            q.call(&b, rt.data_enter, rt.data_enter_async, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
+            implicit_exits.push((*hv, bytes, kind, text));
+        }
+    }
     for ((_, v), item) in own.iter().zip(&items) {
         call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
     }
-    let mut implicit_exits = Vec::new();
     let mut dev_args = Vec::new();
     for (i, hv) in &host_args {
         let c = &r.captures[*i];
-        let text = b.global_string(&c.name, ".acc.name");
         let v = match c.passing {
             Passing::Value => *hv,
             Passing::FirstPrivate if !hv.ty().is_ptr() => *hv,
-            Passing::Implicit(kind) => {
-                let bytes = ctx.i64().const_int(c.bytes);
-                q.call(&b, rt.data_enter, rt.data_enter_async, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
-                implicit_exits.push((*hv, bytes, kind, text));
+            _ => {
+                let text = b.global_string(&c.name, ".acc.name");
                 translate(&b, ctx, &rt, c, *hv, loc_s, text)
             }
-            _ => translate(&b, ctx, &rt, c, *hv, loc_s, text),
         };
         dev_args.push(v);
     }
@@ -141,11 +150,12 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
     q.call(&b, rt.launch, rt.launch_async, &[desc, gangs, workers, vector, args]);
     crate::data::emit_attachments(&b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
-    for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
-        q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
-    }
+    // Exits in the reverse order of the entries: the parts before their wholes.
     for ((_, v), item) in own.iter().zip(&items).rev() {
         call_item_at(&b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *item, loc_s);
+    }
+    for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
+        q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
     }
     b.br(r.exit);
     Ok(desc.name())

@@ -140,7 +140,7 @@ pub fn outline<'ctx>(
     let default_present = d.has(|c| matches!(c, Clause::Default(s) if s == "present"));
     let cfg = FunctionCfg::new(d.function);
     let loop_vars = loop_variables(&cfg, d, loops);
-    let gang_reduced: HashSet<Value> = gang_items.iter().map(|r| strip(r.var.base)).collect();
+    let gang_reduced: HashSet<Value> = gang_items.iter().map(|r| crate::reduction::storage_root(r.var.base)).collect();
     let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
     let mut captures = Vec::new();

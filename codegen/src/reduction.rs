@@ -671,6 +671,23 @@ pub fn gang_level_items<'ctx>(region: &crate::contract::Directive<'ctx>, loops: 
     out
 }
 
+/// The storage an address is computed in: `v` with every GEP (any offset) and cast peeled
+/// off. An element of a local, global or parameter array (`reduction(max: c[1])` on a loop,
+/// whose `&c[1]` is computed inside the region) is part of that variable's own storage,
+/// which the construct maps as a whole; a pointer's section (`h[0:n]`, `long *h`) roots at
+/// the load of `h`.
+pub fn storage_root<'ctx>(mut v: Value<'ctx>) -> Value<'ctx> {
+    while let Some(op) = v.opcode() {
+        use llvm_sys::LLVMOpcode::{LLVMAddrSpaceCast, LLVMBitCast, LLVMGetElementPtr};
+        if matches!(op, LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast) {
+            v = v.operand(0);
+        } else {
+            break;
+        }
+    }
+    v
+}
+
 /// A `copy` clause for each section of a pointer among `gang_items` (`reduction(+:h[0:n])`
 /// with `long *h`): the result must reach the array, and OpenACC gives such a section a
 /// `copy` (present or copy) on the construct. A variable's own storage is `copy` already
@@ -680,7 +697,7 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contra
     gang_items
         .iter()
         .filter(|r| {
-            let storage = strip(r.var.base);
+            let storage = storage_root(r.var.base);
             !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument()
         })
         .map(|r| Clause::Data(DataKind::Copy, r.var.clone()))
