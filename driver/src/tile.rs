@@ -337,7 +337,12 @@ pub fn parse_header(src: &str, toks: &[Token]) -> Result<Canonical, String> {
         return Err(format!("{CANONICAL}; the loop variable '{var}' must be an integer"));
     }
     // test: `i OP hi` or `hi OP i`, one top-level comparison.
-    let is_var = |ts: &[Token]| ts.len() == 1 && ts[0].is_ident(src, &var);
+    // `i` or `(i)`.
+    let is_var = |ts: &[Token]| match ts {
+        [v] => v.is_ident(src, &var),
+        [l, v, r] => l.is_punct(src, "(") && v.is_ident(src, &var) && r.is_punct(src, ")"),
+        _ => false,
+    };
     let mut cmp = None;
     let mut depth = 0i32;
     for (k, t) in test.iter().enumerate() {
@@ -493,8 +498,12 @@ pub fn prologue(n: &Names, loops: &[Canonical]) -> String {
     let mut s = String::new();
     for (d, l) in loops.iter().enumerate() {
         let ty = l.ty.clone().unwrap_or_else(|| format!("__typeof__({})", l.var));
+        // Only integers count like this (a pointer or floating loop variable would make the
+        // trip count's C ill-formed): clang's error then names the loop variable.
+        let class = format!("__builtin_classify_type({})", n.v("lo", d));
+        let integer = format!("_Static_assert({class} == 1 || {class} == 3, \"OpenACC 'tile': the loop variable '{}' must be an integer\"); ", l.var);
         s += &format!(
-            "{ty} {lo} = ({}); __auto_type {hi} = ({}); long long {st} = {}; long long {cnt} = (long long)({}); ",
+            "{ty} {lo} = ({}); {integer}__auto_type {hi} = ({}); long long {st} = {}; long long {cnt} = (long long)({}); ",
             l.lo,
             l.hi,
             l.step,
@@ -616,6 +625,7 @@ mod tests {
         assert_eq!(header("int i = 0; i < m; i = 4 + i").unwrap().step, "(long long)(4)");
         assert_eq!(header("int i = 0; i < m; i = i - 2").unwrap().step, "-(long long)(2)");
         assert_eq!(header("int i = lo; i < f(n, m); i += st").unwrap().uses, vec!["lo", "f", "n", "m", "st"]);
+        assert_eq!(header("int i = 0; n > (i); i++").unwrap().rel, Rel::Lt);
     }
 
     #[test]
