@@ -494,6 +494,31 @@ mod tests {
         assert!(loop_lines(&c, p)[0].starts_with("#pragma acc loop gang, worker, vector collapse(2) /*"));
     }
 
+    #[test]
+    fn tiled_loop_sets_say_so() {
+        let p = ComputeKind::Parallel;
+        let mut t = lp(3, LoopKind::Unspecified, G, G);
+        t.collapse = 2;
+        t.tile = Some((TilePart::Tiles, vec![32, 8]));
+        assert_eq!(
+            loop_lines(&t, p),
+            vec![
+                "#pragma acc loop gang collapse(2) /* blockIdx.x */".to_string(),
+                "tiled by tile(32,8): the 2 tile loops (tiles of 8 x 32 iterations, outermost loop first)".to_string(),
+            ]
+        );
+        assert_eq!(tile_line(TilePart::Elements, &[256]), "tiled by tile(256): the element loop (tiles of 256 iterations, outermost loop first)");
+        // A sequential tiled nest still says it was tiled.
+        let mut s = lp(3, LoopKind::Seq, Levels::NONE, Levels::NONE);
+        s.tile = Some((TilePart::Elements, vec![4]));
+        assert_eq!(loop_lines(&s, p)[1], "tiled by tile(4): the element loop (tiles of 4 iterations, outermost loop first)");
+        let mut r = region();
+        r.loops[0].tile = Some((TilePart::Tiles, vec![5, 3]));
+        let j = render_json("t.c", &[r], &[]);
+        assert_eq!(j["regions"][0]["loops"][0]["tile"], json!({"loops": "tile", "sizes": [5, 3]}));
+        assert_eq!(j["regions"][0]["loops"][1]["tile"], Json::Null);
+    }
+
     fn region() -> RegionNote {
         RegionNote {
             function: "sum".into(),

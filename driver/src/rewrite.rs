@@ -996,10 +996,10 @@ mod tests {
         // The text is the item as written (macro unexpanded), the value the expansion.
         assert!(b.contains("(long long)(100), (long long)sizeof((y)[0]), \"y[0:N]\""), "{}", b);
         // An unsupported clause on the continuation line is reported there.
-        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2)");
-        let src2 = src.replace("copyin(x[0:n])", "tile(2)");
+        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2) collapse(1)");
+        let src2 = src.replace("copyin(x[0:n])", "tile(2) collapse(1)");
         let e = rw(&ipp2, Some(&src2)).unwrap_err();
-        assert_eq!(e[0].to_string(), "t.c:3:9: error: OpenACC 'tile' is not supported yet");
+        assert!(e[0].to_string().starts_with("t.c:3:17: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet"), "{}", e[0]);
     }
 
     #[test]
@@ -1071,12 +1071,30 @@ mod tests {
     }
 
     #[test]
+    fn tiled_nests_keep_their_lines() {
+        // A header over two lines, braces between the loops, a body on its own line.
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop tile(4, *) copy(a)\nfor (int i = 0;\n     i < n; i++) {\n  for (j = m; j > 0; j -= 2)\n    a[i][j] = 0;\n}\nz;\n";
+        let r = rw(ipp, None).unwrap();
+        let lines = lines(&r);
+        assert_eq!(lines.len(), ipp.lines().count() - 1, "{lines:#?}");
+        assert!(lines[0].starts_with("{ __acc_begin(1, \"parallel loop\"") && lines[0].contains("__acc_clause(1, \"tile\", ((long long)(4)), 64LL);"), "{}", lines[0]);
+        assert!(lines[1].starts_with("for (long long __acc_tile1_t0 = 0; __acc_tile1_t0 < __acc_tile1_n0; __acc_tile1_t0 += 64LL)"), "{}", lines[1]);
+        // The header's second line is left empty but for what followed the header.
+        assert_eq!(lines[2], " {");
+        assert!(lines[3].starts_with("  for (long long __acc_tile1_t1 = 0;") && lines[3].contains("{ __acc_begin(2, \"loop\""), "{}", lines[3]);
+        assert!(lines[3].contains(" __typeof__(__acc_tile1_lo1) j = "), "{}", lines[3]);
+        assert_eq!(lines[4], "    a[i][j] = 0; } __acc_end(2); }");
+        assert_eq!(lines[5], "} } __acc_end(1); }");
+        assert_eq!(r.directives, 2);
+    }
+
+    #[test]
     fn all_rejections_reported() {
         let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:60: error: OpenACC 'tile' is not supported yet",
+            "t.c:2:1: error: 'tile' needs loops in canonical form: 'for (int i = lo; i < hi; i += step)'; its initialisation must set the loop variable ('int i = lo' or 'i = lo')",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
