@@ -424,7 +424,11 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     } else {
         "gangs chosen by the runtime".to_string()
     };
-    let size = |given: bool, default: i64| if given { "from the clause".to_string() } else { default.to_string() };
+    // A constant clause value is shown (a tiled nest's vector_length is the driver's choice).
+    let size = |given: Option<&crate::ir::Value<'ctx>>, default: i64| match given {
+        Some(v) => v.const_int_value().map_or_else(|| "from the clause".to_string(), |n| n.to_string()),
+        None => default.to_string(),
+    };
     let mut data: Vec<DataNote> = d
         .clauses
         .iter()
@@ -449,8 +453,8 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         compute: r.compute,
         kernel: p.name.clone(),
         gangs,
-        num_workers: size(find(&|c| matches!(c, Clause::NumWorkers(_))), p.shape.num_workers),
-        vector_length: size(find(&|c| matches!(c, Clause::VectorLength(_))), p.shape.vector_length),
+        num_workers: size(d.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(v) } else { None }), p.shape.num_workers),
+        vector_length: size(d.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(v) } else { None }), p.shape.vector_length),
         loops: p.loops.clone(),
         reductions: p.reductions.clone(),
         data,

@@ -805,7 +805,10 @@ fn lower_tiled(
         return None;
     }
     let star = |a: &Arg| a.text.trim() == "*";
-    let given: Vec<Option<u64>> = args.iter().map(|a| if star(a) { None } else { Some(tile::eval_size(&a.text).unwrap_or(1)) }).collect();
+    let evaluated: Vec<Option<u64>> = args.iter().map(|a| if star(a) { None } else { tile::eval_size(&a.text) }).collect();
+    let known = args.iter().zip(&evaluated).all(|(a, v)| star(a) || v.is_some());
+    // A size the driver cannot evaluate (an enum constant) counts as 1 when choosing `*`.
+    let given: Vec<Option<u64>> = args.iter().zip(&evaluated).map(|(a, v)| if star(a) { None } else { Some(v.unwrap_or(1)) }).collect();
     let chosen = tile::choose_sizes(&given);
     // Innermost loop first, as written; each a C constant expression.
     let sizes: Vec<String> = args.iter().zip(&chosen).map(|(a, c)| if star(a) { format!("{c}LL") } else { format!("((long long)({}))", a.text) }).collect();
@@ -840,6 +843,15 @@ fn lower_tiled(
     if !has("seq") && !has("auto") && !has("independent") {
         code.push_str(&format!("__acc_clause({id}, {}); ", c_string(acc::Clause::Independent.name())));
         elem.push_str(&format!("__acc_clause({elem_id}, {}); ", c_string(acc::Clause::Independent.name())));
+    }
+    // A combined construct whose element loops are vector loops: a vector as long as a small
+    // tile (unless the construct names one, or a size is not known here).
+    let combined = matches!(site.on, acc::Directive::ParallelLoop | acc::Directive::KernelsLoop);
+    let element_vector = !has("seq") && !has("auto") && (has_vector || !has(acc::Clause::Worker.name()));
+    if combined && element_vector && known && !has(acc::Clause::VectorLength.name()) {
+        if let Some(v) = tile::vector_length_for(&chosen) {
+            code.push_str(&format!("__acc_clause({id}, {}, {v}LL); ", c_string(acc::Clause::VectorLength.name())));
+        }
     }
     let marks = sizes.join(", ");
     let collapse = c_string(acc::Clause::Collapse.name());

@@ -82,6 +82,15 @@ pub fn choose_sizes(given: &[Option<u64>]) -> Vec<u64> {
         .collect()
 }
 
+/// The `vector_length` a combined construct gets when its element loops are vector loops and
+/// it names none: the tile's iterations rounded up to whole warps, when that is less than the
+/// default 256 lanes, so that a small tile (`tile(8, 8)`: 64 iterations) does not leave most
+/// of a gang's lanes idle (NVHPC also sizes the vector by the tile). None: keep the default.
+pub fn vector_length_for(sizes: &[u64]) -> Option<u64> {
+    let product = sizes.iter().fold(1u64, |p, s| p.saturating_mul(*s));
+    (product < STAR_TILE_ELEMENTS).then(|| product.div_ceil(32).max(1) * 32)
+}
+
 /// The value of a tile size written as an integer constant expression of literals
 /// (`32`, `0x20`, `4*8`, `(1 << 5)`): what is needed to choose `*` beside it. None for
 /// anything else (an enum constant, `sizeof`): such a size counts as 1 when choosing `*`.
@@ -576,6 +585,16 @@ mod tests {
             assert!(sizes.iter().product::<u64>() <= STAR_TILE_ELEMENTS, "{sizes:?}");
             assert!(sizes.iter().all(|s| *s >= 1));
         }
+    }
+
+    #[test]
+    fn small_tiles_get_a_shorter_vector() {
+        assert_eq!(vector_length_for(&[8, 8]), Some(64));
+        assert_eq!(vector_length_for(&[5, 3]), Some(32));
+        assert_eq!(vector_length_for(&[1]), Some(32));
+        assert_eq!(vector_length_for(&[33, 5]), Some(192));
+        assert_eq!(vector_length_for(&[32, 8]), None);
+        assert_eq!(vector_length_for(&[1024, 1024]), None);
     }
 
     #[test]
