@@ -116,6 +116,16 @@ static void expr_bounds(int n, int m, int s, int lo, float *a) {
     for (int j = m - lo - 1; j >= lo; j -= s) a[i * m + j] += 7.0f;
 }
 
+/* `continue` in the body goes on with the next iteration (of the element loops). */
+static void skip_some(int n, int m, float *a) {
+#pragma acc parallel loop tile(16, 2) copy(a[0:n*m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      if ((i + j) % 5 == 0) continue;
+      a[i * m + j] += 3.0f;
+    }
+}
+
 /* seq: the nest is split but runs sequentially, in order: a running value proves it. */
 static void seq_order(int n, float *a) {
 #pragma acc serial loop tile(4) seq copy(a[0:n])
@@ -163,6 +173,12 @@ int main(void) {
   check2("expr_bounds", a, want, N, M);
   expr_bounds(2, M, 1, 5, a); /* i from 6 below 6: nothing */
   check2("expr_bounds empty", a, want, N, M);
+
+  skip_some(N, M, a);
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++)
+      if ((i + j) % 5 != 0) want[i * M + j] += 3.0f;
+  check2("skip_some", a, want, N, M);
 
   {
     float *in = e2e_alloc(sizeof(float) * N * M);
