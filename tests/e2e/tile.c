@@ -126,6 +126,67 @@ static void skip_some(int n, int m, float *a) {
     }
 }
 
+/* Trip counts of every comparison, signed and unsigned variables, up and down, run-time
+ * steps: the iterations a tiled loop runs (count and sum of the values it sees) against the
+ * plain loop's. TRIPS(name, type, test, step) defines name(lo, hi, s, &count) -> sum. */
+#define TRIPS(name, T, TEST, STEP)                                                          \
+  static long name(T lo, T hi, T s, long *count) {                                          \
+    long sum = 0, cnt = 0, wsum = 0, wcnt = 0;                                              \
+    _Pragma("acc parallel loop tile(4) reduction(+:sum, cnt)")                            \
+    for (T i = lo; TEST; STEP) {                                                            \
+      sum += (long)i;                                                                       \
+      cnt++;                                                                                \
+    }                                                                                       \
+    for (T i = lo; TEST; STEP) {                                                            \
+      wsum += (long)i;                                                                      \
+      wcnt++;                                                                               \
+    }                                                                                       \
+    *count = cnt;                                                                           \
+    return (sum == wsum && cnt == wcnt) ? sum : -999999;                                    \
+  }
+TRIPS(int_lt, int, i < hi, i += s)
+TRIPS(int_le, int, i <= hi, i = i + s)
+TRIPS(int_gt, int, i > hi, i -= s)
+TRIPS(int_ge, int, hi <= i, i = i - s)
+TRIPS(int_ne_up, int, i != hi, i++)
+TRIPS(int_ne_down, int, i != hi, --i)
+TRIPS(uns_lt, unsigned, i < hi, i += s)
+TRIPS(uns_ge, unsigned, i >= hi, i -= s)
+TRIPS(uns_ne_down, unsigned, i != hi, i--)
+TRIPS(long_le, long, i <= hi, i += s)
+TRIPS(long_gt, long, i > hi, i -= s)
+TRIPS(char_lt, signed char, i < hi, i += s)
+
+static void trip_counts(void) {
+  long c;
+  struct { int lo, hi, s; } sv[] = {{0, 10, 1}, {-7, 12, 3}, {5, 5, 2}, {9, 2, 1}, {-20, -3, 4}, {1, 30, 7}};
+  for (unsigned k = 0; k < sizeof sv / sizeof sv[0]; k++) {
+    int lo = sv[k].lo, hi = sv[k].hi, s = sv[k].s;
+    CHECK(int_lt(lo, hi, s, &c) != -999999, "int_lt(%d, %d, %d)", lo, hi, s);
+    CHECK(int_le(lo, hi, s, &c) != -999999, "int_le(%d, %d, %d)", lo, hi, s);
+    CHECK(int_gt(hi, lo, s, &c) != -999999, "int_gt(%d, %d, %d)", hi, lo, s);
+    CHECK(int_ge(hi, lo, s, &c) != -999999, "int_ge(%d, %d, %d)", hi, lo, s);
+    CHECK(long_le(lo, hi, s, &c) != -999999, "long_le(%d, %d, %d)", lo, hi, s);
+    CHECK(long_gt(hi, lo, s, &c) != -999999, "long_gt(%d, %d, %d)", hi, lo, s);
+    CHECK(char_lt((signed char)lo, (signed char)hi, (signed char)s, &c) != -999999, "char_lt(%d, %d, %d)", lo, hi, s);
+    if (lo <= hi) {
+      CHECK(int_ne_up(lo, hi, 1, &c) != -999999 && c == hi - lo, "int_ne_up(%d, %d): %ld", lo, hi, c);
+      CHECK(int_ne_down(hi, lo, 1, &c) != -999999 && c == hi - lo, "int_ne_down(%d, %d): %ld", hi, lo, c);
+    }
+    if (lo >= 0 && hi >= 0) {
+      CHECK(uns_lt((unsigned)lo, (unsigned)hi, (unsigned)s, &c) != -999999, "uns_lt(%d, %d, %d)", lo, hi, s);
+      /* (a bound below the step would wrap the plain loop around) */
+      if (lo + 1 >= s) CHECK(uns_ge((unsigned)hi, (unsigned)lo + 1u, (unsigned)s, &c) != -999999, "uns_ge(%d, %d, %d)", hi, lo + 1, s);
+      if (lo <= hi) CHECK(uns_ne_down((unsigned)hi, (unsigned)lo, 1u, &c) != -999999 && c == hi - lo, "uns_ne_down(%d, %d)", hi, lo);
+    }
+  }
+  /* Near the type's limits: the difference of the bounds does not fit the type (and the
+   * plain loop never steps past it). */
+  CHECK(int_lt(-2000000000, 2000000000, 100000000, &c) != -999999 && c == 40, "int_lt wide: %ld", c);
+  CHECK(uns_ge(4294967295u, 1073741824u, 1073741824u, &c) != -999999 && c == 3, "uns_ge wide: %ld", c);
+  CHECK(char_lt(-128, 127, 51, &c) != -999999 && c == 5, "char_lt wide: %ld", c);
+}
+
 /* seq: the nest is split but runs sequentially, in order: a running value proves it. */
 static void seq_order(int n, float *a) {
 #pragma acc serial loop tile(4) seq copy(a[0:n])
@@ -173,6 +234,8 @@ int main(void) {
   check2("expr_bounds", a, want, N, M);
   expr_bounds(2, M, 1, 5, a); /* i from 6 below 6: nothing */
   check2("expr_bounds empty", a, want, N, M);
+
+  trip_counts();
 
   skip_some(N, M, a);
   for (int i = 0; i < N; i++)
