@@ -265,8 +265,8 @@ pub struct Canonical {
     pub uses: Vec<String>,
 }
 
-/// The text of tokens `toks[from..to]` joined by single spaces (no newline: the result is
-/// written on one line).
+/// The text of `toks` joined by single spaces, line markers left out (no newline: the result
+/// is written on one line).
 fn join(src: &str, toks: &[Token]) -> String {
     toks.iter().filter(|t| !matches!(t.kind, Kind::LineMarker { .. })).map(|t| t.text(src)).collect::<Vec<_>>().join(" ")
 }
@@ -345,8 +345,7 @@ pub fn parse_header(src: &str, toks: &[Token]) -> Result<Canonical, String> {
     if lhs[..lhs.len() - 1].iter().any(|t| t.kind == Kind::Punct) {
         return Err(format!("{CANONICAL}; the loop variable '{var}' must be an integer"));
     }
-    // test: `i OP hi` or `hi OP i`, one top-level comparison.
-    // `i` or `(i)`.
+    // test: `i OP hi` or `hi OP i` (`i` may be parenthesised), one top-level comparison.
     let is_var = |ts: &[Token]| match ts {
         [v] => v.is_ident(src, &var),
         [l, v, r] => l.is_punct(src, "(") && v.is_ident(src, &var) && r.is_punct(src, ")"),
