@@ -116,6 +116,16 @@ static void expr_bounds(int n, int m, int s, int lo, float *a) {
     for (int j = m - lo - 1; j >= lo; j -= s) a[i * m + j] += 7.0f;
 }
 
+/* An atomic statement as the whole body (the driver rewrites it inside the rewritten nest):
+ * the lanes of every tile update the same few counters. */
+static void histogram(int n, int m, int *hist) {
+#pragma acc parallel loop tile(8, 4) copy(hist[0:7])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+#pragma acc atomic update
+      hist[(i * j) % 7]++;
+}
+
 /* `continue` in the body goes on with the next iteration (of the element loops). */
 static void skip_some(int n, int m, float *a) {
 #pragma acc parallel loop tile(16, 2) copy(a[0:n*m])
@@ -236,6 +246,14 @@ int main(void) {
   check2("expr_bounds empty", a, want, N, M);
 
   trip_counts();
+
+  {
+    int hist[7] = {0}, whist[7] = {0};
+    histogram(N, M, hist);
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < M; j++) whist[(i * j) % 7]++;
+    for (int k = 0; k < 7; k++) CHECK(hist[k] == whist[k], "histogram[%d] = %d, want %d", k, hist[k], whist[k]);
+  }
 
   skip_some(N, M, a);
   for (int i = 0; i < N; i++)
