@@ -218,6 +218,10 @@ pub enum Clause<'ctx> {
     Independent,
     Auto,
     Collapse(u32),
+    /// A loop set of a nest the rewriter tiled (driver/src/tile.rs) and the sizes it used,
+    /// innermost loop first: the pass only reports it (the loops are ordinary collapsed
+    /// loops by then).
+    Tile(TilePart, Vec<u64>),
     Finalize,
     IfPresent,
     /// `use_device(var)` of `host_data`, one per item.
@@ -459,7 +463,40 @@ fn build_directive<'ctx>(id: u32, p: Pieces<'ctx>, f: Value<'ctx>, cfg: &Functio
             clause => clauses.push(clause),
         }
     }
+    check_tile_marks(&clauses, &loc)?;
     Ok(Directive { id, kind, name, loc, clauses, begin, end, clause_calls: p.clauses, function: f })
+}
+
+/// Which loops of a tiled nest a `tile`/`tile.element` mark is on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TilePart {
+    /// The tile loops (the directive as written).
+    Tiles,
+    /// The element loops (the rewriter's inner `loop` directive).
+    Elements,
+}
+
+/// The sizes of a `tile` mark (operands checked positive constants by `has_operands`).
+fn tile_sizes<'ctx>(args: &[Value<'ctx>]) -> Vec<u64> {
+    args.iter().map(|a| a.const_int_value().unwrap_or(1).max(1) as u64).collect()
+}
+
+/// A tile mark names the collapsed loops the rewriter made: one per size. Anything else is
+/// IR that claims a tiling it does not have.
+fn check_tile_marks(clauses: &[Clause], loc: &Loc) -> Result<()> {
+    let collapse = clauses.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1);
+    for c in clauses {
+        if let Clause::Tile(part, sizes) = c {
+            if sizes.len() != collapse as usize {
+                let which = if *part == TilePart::Tiles { "tile" } else { "tile.element" };
+                return Err(AccError::user(
+                    loc,
+                    format!("'{which}' with {} sizes on a loop that collapses {collapse}: the mark names the n collapsed loops the driver made of a tiled nest (driver/src/tile.rs)", sizes.len()),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// An async argument known at compile time must be one OpenACC allows (one only known at
@@ -522,8 +559,8 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::Function => matches!(args, [a] if a.ty().is_ptr()),
         // `gang.static`: one i64 (-1 for `*`).
         Operands::IntOrStar => matches!(args, [a] if int(a)),
-        // Only clauses the pass rejects before reading their operands have these.
-        Operands::IntsOrStars => true,
+        // `tile`, `tile.element`: the sizes the rewriter used, positive constants.
+        Operands::TileSizes => !args.is_empty() && args.iter().all(|a| int(a) && a.const_int_value().is_some_and(|v| v >= 1)),
     }
 }
 
@@ -542,7 +579,7 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Name => "one string operand",
         Operands::Function => "one pointer operand, a function",
         Operands::IntOrStar => "one i64 operand (-1 for '*')",
-        Operands::IntsOrStars => "the operands docs/ir-contract.md gives it",
+        Operands::TileSizes => "one or more positive constant i64 operands",
     }
 }
 
@@ -653,6 +690,8 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
             _ => return Err(malformed(call, &format!("clause '{name}' takes a positive constant"))),
         },
+        C::Tile => Clause::Tile(TilePart::Tiles, tile_sizes(args)),
+        C::TileElement => Clause::Tile(TilePart::Elements, tile_sizes(args)),
         // Marked supported in the table, but the pass has no reading of it: still an error.
         _ => return Err(AccError::unsupported(loc, format!("'{name}'"))),
     })

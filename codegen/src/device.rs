@@ -420,6 +420,17 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             clauses.iter().find_map(|c| if let Clause::GangStatic(s) = c { *s } else { None })
         })
         .collect();
+    // The tile marks of a tiled nest's two loop sets, for the report.
+    let tiles: Vec<Option<(crate::contract::TilePart, Vec<u64>)>> = all
+        .iter()
+        .map(|s| {
+            let clauses = match s {
+                LoopSource::Combined => &r.directive.clauses,
+                LoopSource::Directive(d) => &d.clauses,
+            };
+            clauses.iter().find_map(|c| if let Clause::Tile(part, sizes) = c { Some((*part, sizes.clone())) } else { None })
+        })
+        .collect();
     let levels = assign_levels(r.compute, &descs.iter().map(|(d, _, _)| d.clone()).collect::<Vec<_>>()).map_err(|e| match e {
         crate::mapping::MappingError::BadNesting { loop_index, levels, outer } => AccError::user(
             &descs[loop_index].2,
@@ -446,8 +457,8 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
-    for ((((desc, collapse, loc), lv), eff), gang_static) in descs.iter().zip(&levels).zip(&effective).zip(&statics) {
-        report.push(crate::report::LoopNote { loc: loc.clone(), kind: desc.kind, assigned: *lv, effective: *eff, collapse: *collapse });
+    for (((((desc, collapse, loc), lv), eff), gang_static), tile) in descs.iter().zip(&levels).zip(&effective).zip(&statics).zip(&tiles) {
+        report.push(crate::report::LoopNote { loc: loc.clone(), kind: desc.kind, assigned: *lv, effective: *eff, collapse: *collapse, tile: tile.clone() });
         let lv = eff;
         let (begin, end) = match plans.len() {
             0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),

@@ -13,7 +13,7 @@
 //! output is in source order whatever the image thread's timing. Text goes to stderr;
 //! JSON (one document per translation unit) to the file `info-json` names.
 
-use crate::contract::{Clause, ComputeKind, DataKind, Directive};
+use crate::contract::{Clause, ComputeKind, DataKind, Directive, TilePart};
 use crate::device::KernelPlan;
 use crate::error::{AccError, Loc, Result};
 use crate::mapping::{Levels, LoopKind};
@@ -46,6 +46,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Link(v) => format!("link({})", v.text),
         Clause::Reduction(r) => format!("reduction({}:{})", r.op.symbol(), r.var.text),
         Clause::Collapse(n) => format!("collapse({n})"),
+        Clause::Tile(part, sizes) => format!("{}({})", if *part == TilePart::Tiles { "tile" } else { "tile.element" }, sizes_text(sizes)),
         Clause::Default(s) => format!("default({s})"),
         other => {
             let dbg = format!("{other:?}");
@@ -65,6 +66,8 @@ pub struct LoopNote {
     /// The levels its iterations are spread over (mapping::effective_levels).
     pub effective: Levels,
     pub collapse: u32,
+    /// A loop set of a tiled nest (driver/src/tile.rs) and its sizes, innermost loop first.
+    pub tile: Option<(TilePart, Vec<u64>)>,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -148,16 +151,40 @@ pub fn widened_reason(assigned: Levels, effective: Levels) -> Option<String> {
     Some(format!("also over {}: {why}", level_names(extra).join(", ")))
 }
 
-/// `#pragma acc loop gang, vector /* blockIdx.x threadIdx.x */`, and a second line when the
-/// loop was widened.
+fn sizes_text(sizes: &[u64]) -> String {
+    sizes.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// What a loop set of a tiled nest is: `tiled by tile(32,8): the 2 tile loops (tiles of 8 x
+/// 32 iterations, outermost loop first)`.
+pub fn tile_line(part: TilePart, sizes: &[u64]) -> String {
+    let n = sizes.len();
+    let shape = sizes.iter().rev().map(|s| s.to_string()).collect::<Vec<_>>().join(" x ");
+    let what = match (part, n) {
+        (TilePart::Tiles, 1) => "the tile loop".to_string(),
+        (TilePart::Tiles, _) => format!("the {n} tile loops"),
+        (TilePart::Elements, 1) => "the element loop".to_string(),
+        (TilePart::Elements, _) => format!("the {n} element loops"),
+    };
+    format!("tiled by tile({}): {what} (tiles of {shape} iterations, outermost loop first)", sizes_text(sizes))
+}
+
+/// `#pragma acc loop gang, vector /* blockIdx.x threadIdx.x */`, and further lines when the
+/// loop was widened or is a loop set of a tiled nest.
 pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
     let collapse = if l.collapse > 1 { format!(" collapse({})", l.collapse) } else { String::new() };
-    if let Some(why) = seq_reason(l.kind, compute, l.assigned) {
-        return vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")];
-    }
-    let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", level_names(l.effective).join(", "), dims(l.effective).join(" "))];
-    if let Some(w) = widened_reason(l.assigned, l.effective) {
-        out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
+    let mut out = match seq_reason(l.kind, compute, l.assigned) {
+        Some(why) => vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")],
+        None => {
+            let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", level_names(l.effective).join(", "), dims(l.effective).join(" "))];
+            if let Some(w) = widened_reason(l.assigned, l.effective) {
+                out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
+            }
+            out
+        }
+    };
+    if let Some((part, sizes)) = &l.tile {
+        out.push(tile_line(*part, sizes));
     }
     out
 }
@@ -294,6 +321,10 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                         "collapse": l.collapse,
                         "sequential_reason": seq,
                         "widened": widened_reason(l.assigned, l.effective),
+                        "tile": l.tile.as_ref().map(|(part, sizes)| json!({
+                            "loops": if *part == TilePart::Tiles { "tile" } else { "element" },
+                            "sizes": sizes,
+                        })),
                     })
                 })
                 .collect();
@@ -393,7 +424,11 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     } else {
         "gangs chosen by the runtime".to_string()
     };
-    let size = |given: bool, default: i64| if given { "from the clause".to_string() } else { default.to_string() };
+    // A constant clause value is shown (a tiled nest's vector_length is the driver's choice).
+    let size = |given: Option<&crate::ir::Value<'ctx>>, default: i64| match given {
+        Some(v) => v.const_int_value().map_or_else(|| "from the clause".to_string(), |n| n.to_string()),
+        None => default.to_string(),
+    };
     let mut data: Vec<DataNote> = d
         .clauses
         .iter()
@@ -418,8 +453,8 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         compute: r.compute,
         kernel: p.name.clone(),
         gangs,
-        num_workers: size(find(&|c| matches!(c, Clause::NumWorkers(_))), p.shape.num_workers),
-        vector_length: size(find(&|c| matches!(c, Clause::VectorLength(_))), p.shape.vector_length),
+        num_workers: size(d.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(v) } else { None }), p.shape.num_workers),
+        vector_length: size(d.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(v) } else { None }), p.shape.vector_length),
         loops: p.loops.clone(),
         reductions: p.reductions.clone(),
         data,
@@ -438,7 +473,7 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1 }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None }
     }
 
     #[test]
@@ -461,6 +496,31 @@ mod tests {
         let mut c = lp(3, LoopKind::Explicit(GV), GV, GWV);
         c.collapse = 2;
         assert!(loop_lines(&c, p)[0].starts_with("#pragma acc loop gang, worker, vector collapse(2) /*"));
+    }
+
+    #[test]
+    fn tiled_loop_sets_say_so() {
+        let p = ComputeKind::Parallel;
+        let mut t = lp(3, LoopKind::Unspecified, G, G);
+        t.collapse = 2;
+        t.tile = Some((TilePart::Tiles, vec![32, 8]));
+        assert_eq!(
+            loop_lines(&t, p),
+            vec![
+                "#pragma acc loop gang collapse(2) /* blockIdx.x */".to_string(),
+                "tiled by tile(32,8): the 2 tile loops (tiles of 8 x 32 iterations, outermost loop first)".to_string(),
+            ]
+        );
+        assert_eq!(tile_line(TilePart::Elements, &[256]), "tiled by tile(256): the element loop (tiles of 256 iterations, outermost loop first)");
+        // A sequential tiled nest still says it was tiled.
+        let mut s = lp(3, LoopKind::Seq, Levels::NONE, Levels::NONE);
+        s.tile = Some((TilePart::Elements, vec![4]));
+        assert_eq!(loop_lines(&s, p)[1], "tiled by tile(4): the element loop (tiles of 4 iterations, outermost loop first)");
+        let mut r = region();
+        r.loops[0].tile = Some((TilePart::Tiles, vec![5, 3]));
+        let j = render_json("t.c", &[r], &[]);
+        assert_eq!(j["regions"][0]["loops"][0]["tile"], json!({"loops": "tile", "sizes": [5, 3]}));
+        assert_eq!(j["regions"][0]["loops"][1]["tile"], Json::Null);
     }
 
     fn region() -> RegionNote {

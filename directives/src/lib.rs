@@ -133,7 +133,11 @@ pub enum Clause {
     Finalize,
     IfPresent,
     Collapse,
+    /// `tile(s1, ..., sn)`: in the source, the user's clause (the rewriter splits the nest,
+    /// driver/src/tile.rs); in the contract, the mark of the tile loops it made.
     Tile,
+    /// The element loops of a tiled nest (contract-only: `tile.element`).
+    TileElement,
     DeviceType,
     Bind,
     NoHost,
@@ -171,8 +175,9 @@ pub enum Operands {
     Ints,
     /// One `i64`, `-1` for `*`: `gang.static`.
     IntOrStar,
-    /// One or more `i64`, `-1` for `*`: `tile`.
-    IntsOrStars,
+    /// One or more positive constant `i64`: `tile` and `tile.element`, the sizes the rewriter
+    /// chose (the user's `*` resolved), innermost loop first.
+    TileSizes,
     /// One `i64`, 0 or 1: `if`.
     Condition,
     /// One `ptr` to `"none"` or `"present"`: `default`.
@@ -339,8 +344,9 @@ mod tests {
             assert_eq!(clause(c, Directive::EnterData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)), "{c}");
         }
         assert_eq!(clause("detach", Directive::ExitData).map(|c| (c.operands, c.supported)), Some((Operands::Var, true)));
-        for c in ["tile"] {
-            assert_eq!(clause_on_loop(c).map(|(_, supported)| supported), Some(false), "{c}");
+        // tile: the rewriter splits the nest; the contract marks both loop sets with the sizes.
+        for c in ["tile", "tile.element"] {
+            assert_eq!(clause_on_loop(c), Some((Operands::TileSizes, true)), "{c}");
         }
     }
 

@@ -50,11 +50,6 @@ const fn lowered(clause: C, name: &'static str, on: &'static [D], operands: Oper
     ClauseSpec { clause, name, on, operands, modifiers: &[], supported: true }
 }
 
-/// A clause accc recognises and rejects with "not supported yet".
-const fn not_yet(clause: C, name: &'static str, on: &'static [D], operands: Operands) -> ClauseSpec {
-    ClauseSpec { clause, name, on, operands, modifiers: &[], supported: false }
-}
-
 impl ClauseSpec {
     const fn with_modifiers(self, modifiers: &'static [&'static str]) -> ClauseSpec {
         ClauseSpec { modifiers, ..self }
@@ -144,7 +139,12 @@ pub static CLAUSES: &[ClauseSpec] = &[
     // `collapse(force: n)`: the modifier is dropped (the nest is collapsed the same way;
     // code between the loops then runs once per iteration of the collapsed space).
     lowered(C::Collapse, "collapse", &[D::Loop], Operands::ConstInt).with_modifiers(&["force"]),
-    not_yet(C::Tile, "tile", &[D::Loop], Operands::IntsOrStars),
+    // `tile(s1, ..., sn)`: the rewriter splits the n loops into n tile loops and n element
+    // loops itself (driver/src/tile.rs), each set a collapsed `loop` directive; in the
+    // contract `tile` marks the tile loops' directive and `tile.element` the element loops',
+    // both with the sizes used (innermost loop first), which the pass reports.
+    lowered(C::Tile, "tile", &[D::Loop], Operands::TileSizes),
+    lowered(C::TileElement, "tile.element", &[D::Loop], Operands::TileSizes),
     // Data directive modifiers.
     lowered(C::Finalize, "finalize", &[D::ExitData], Operands::None),
     lowered(C::IfPresent, "if_present", &[D::Update, D::HostData], Operands::None),

@@ -50,7 +50,7 @@ fn operands_column(operands: Operands) -> &'static str {
         Operands::OptionalInt => "none or `i64`",
         Operands::Ints => "zero or more `i64`",
         Operands::IntOrStar => "`i64` (`-1` for `*`)",
-        Operands::IntsOrStars => "`i64`... (`-1` for `*`)",
+        Operands::TileSizes => "`i64`... (constants)",
         Operands::Condition => "`i64` (0 or 1)",
         Operands::DefaultKind => "`ptr` (`\"none\"` or `\"present\"`)",
         Operands::Name => "`ptr`",

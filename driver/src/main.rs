@@ -15,6 +15,7 @@ mod pragma;
 mod rewrite;
 mod routine;
 mod stmt;
+mod tile;
 mod tokenize;
 mod validate;
 

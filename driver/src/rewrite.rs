@@ -19,6 +19,7 @@ use acc_directives::{self as acc, Operands};
 use crate::error::{Diag, Loc};
 use crate::operand::{c_string, encode_var, implicit_attach, section_base, Trailing, VarError};
 use crate::pragma::{parse_pragma, split_group, split_modifier, Arg, Clause, Directive};
+use crate::tile;
 use crate::stmt::stmt_end;
 use crate::tokenize::{same_length_utf8, tokenize, Kind, Token};
 
@@ -331,7 +332,7 @@ fn lower_clause(
         }
         // Only clauses accc does not lower have these operands.
         Operands::IntOrStar
-        | Operands::IntsOrStars
+        | Operands::TileSizes
         | Operands::Names => diags.push(Diag::unsupported(loc.clone(), &c.name)),
         // `bind(name)` or `bind("name")`: the name as a string.
         Operands::Name => match args {
@@ -684,12 +685,25 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
         if let Some(list) = wait_list(&d) {
             lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags);
         }
-        for (k, c) in select_device_type(&d, spec.directive, &at.clauses, &mut diags) {
-            lower_clause(id, spec.directive, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
+        let selected = select_device_type(&d, spec.directive, &at.clauses, &mut diags);
+        let mut tile_edits = Vec::new();
+        if spec.form == acc::Form::Region && selected.iter().any(|(_, c)| acc::canonical_clause_name(&c.name) == acc::Clause::Tile.name()) {
+            // The nest is rewritten into tile and element loops (tile.rs).
+            let elem_id = next_id;
+            next_id += 1;
+            let site = Site { on: spec.directive, at: &at, file: &file, origins: &origins };
+            if let Some(e) = lower_tiled((id, elem_id), &site, &selected, ipp, &toks, ti, &mut code, &mut diags) {
+                tile_edits = e;
+            }
+        } else {
+            for (k, c) in selected {
+                lower_clause(id, spec.directive, c, &at.clauses[k], at.items[k].as_ref(), &mut code, &mut diags);
+            }
         }
         if diags.len() > n_before {
             continue;
         }
+        edits.append(&mut tile_edits);
         match spec.form {
             acc::Form::Declarative if routine.is_some() => {
                 code.push_str(&format!("__acc_end({id}); }}"));
@@ -722,6 +736,7 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     if !diags.is_empty() {
         return Err(diags);
     }
+    // Stable: edits with the same position and tie-break stay in the order they were made.
     edits.sort_by_key(|e| (e.0, e.1));
     let mut out = Vec::with_capacity(bytes.len() + edits.len() * 80 + 200);
     out.extend_from_slice(PRELUDE.as_bytes());
@@ -737,6 +752,137 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     }
     out.extend_from_slice(&bytes[pos..]);
     Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+/// Where a directive stands: what the tiled rewrite needs to lower clauses and place errors.
+struct Site<'a> {
+    on: acc::Directive,
+    at: &'a Located,
+    file: &'a str,
+    origins: &'a [(String, usize)],
+}
+
+impl Site<'_> {
+    /// The user's position of a token of the preprocessed text.
+    fn token_loc(&self, t: &Token) -> Loc {
+        match self.origins.get(t.line) {
+            Some((f, l)) => Loc::at(f, *l, t.col),
+            None => Loc::at(self.file, 0, t.col),
+        }
+    }
+}
+
+/// A directive with `tile(s1, ..., sn)` (tile.rs): its clauses go to the tile loops' directive
+/// (`ids.0`, written into `code`, which also gets the trip counts) or to the element loops'
+/// (`ids.1`, a `loop` directive the rewrite places inside the tile loops) as [`tile::route`]
+/// says; returns the edits of the nest's headers and body end, or None with diagnostics.
+#[allow(clippy::too_many_arguments)]
+fn lower_tiled(
+    ids: (usize, usize),
+    site: &Site,
+    selected: &[(usize, &Clause)],
+    ipp: &str,
+    toks: &[Token],
+    ti: usize,
+    code: &mut String,
+    diags: &mut Vec<Diag>,
+) -> Option<Vec<(usize, i64, usize, String)>> {
+    let (id, elem_id) = ids;
+    let at = site.at;
+    let canon = |c: &Clause| acc::canonical_clause_name(&c.name).to_string();
+    let has = |name: &str| selected.iter().any(|(_, c)| canon(c) == name);
+    if let Some((k, _)) = selected.iter().find(|(_, c)| canon(c) == acc::Clause::Collapse.name()) {
+        diags.push(Diag {
+            loc: at.clauses[*k].clone(),
+            message: "OpenACC 'collapse' together with 'tile' on one loop is not supported yet ('tile' already applies to as many loops as it has sizes)".into(),
+        });
+        return None;
+    }
+    let (tk, tile_clause) = selected.iter().find(|(_, c)| canon(c) == acc::Clause::Tile.name()).copied()?;
+    let args = tile_clause.args.as_deref().unwrap_or(&[]);
+    if args.is_empty() {
+        diags.push(Diag { loc: at.clauses[tk].clone(), message: "OpenACC 'tile' clause takes one or more sizes ('tile(32, 8)', '*' for accc's choice)".into() });
+        return None;
+    }
+    let star = |a: &Arg| a.text.trim() == "*";
+    let evaluated: Vec<Option<u64>> = args.iter().map(|a| if star(a) { None } else { tile::eval_size(&a.text) }).collect();
+    let known = args.iter().zip(&evaluated).all(|(a, v)| star(a) || v.is_some());
+    // A size the driver cannot evaluate (an enum constant) counts as 1 when choosing `*`.
+    let given: Vec<Option<u64>> = args.iter().zip(&evaluated).map(|(a, v)| if star(a) { None } else { Some(v.unwrap_or(1)) }).collect();
+    let chosen = tile::choose_sizes(&given);
+    // Innermost loop first, as written; each a C constant expression.
+    let sizes: Vec<String> = args.iter().zip(&chosen).map(|(a, c)| if star(a) { format!("{c}LL") } else { format!("((long long)({}))", a.text) }).collect();
+    let n = sizes.len();
+    let nest = match tile::find_nest(ipp, toks, ti + 1, n) {
+        Ok(nest) => nest,
+        Err((t, message)) => {
+            diags.push(Diag { loc: site.token_loc(&toks[t]), message });
+            return None;
+        }
+    };
+    let mut elem = format!(
+        "__acc_begin({elem_id}, {}, {}, {}, {}); ",
+        c_string(acc::Directive::Loop.name()),
+        c_string(site.file),
+        at.acc.line,
+        at.acc.col
+    );
+    let has_vector = has(acc::Clause::Vector.name());
+    for (k, c) in selected {
+        let (loc, written) = (&at.clauses[*k], at.items[*k].as_ref());
+        let route = tile::route(&canon(c), has_vector);
+        if matches!(route, tile::Route::Tiles | tile::Route::Both) {
+            lower_clause(id, site.on, c, loc, written, code, diags);
+        }
+        if matches!(route, tile::Route::Elements | tile::Route::Both) {
+            lower_clause(elem_id, acc::Directive::Loop, c, loc, written, &mut elem, diags);
+        }
+    }
+    // `tile` asserts that the nest's iterations may run in any order (tiling reorders them):
+    // in `kernels`, where accc does no dependence analysis, the nest is independent.
+    if !has("seq") && !has("auto") && !has("independent") {
+        code.push_str(&format!("__acc_clause({id}, {}); ", c_string(acc::Clause::Independent.name())));
+        elem.push_str(&format!("__acc_clause({elem_id}, {}); ", c_string(acc::Clause::Independent.name())));
+    }
+    // A combined construct whose element loops are vector loops: a vector as long as a small
+    // tile (unless the construct names one, or a size is not known here).
+    let combined = matches!(site.on, acc::Directive::ParallelLoop | acc::Directive::KernelsLoop);
+    let element_vector = !has("seq") && !has("auto") && (has_vector || !has(acc::Clause::Worker.name()));
+    if combined && element_vector && known && !has(acc::Clause::VectorLength.name()) {
+        if let Some(v) = tile::vector_length_for(&chosen) {
+            code.push_str(&format!("__acc_clause({id}, {}, {v}LL); ", c_string(acc::Clause::VectorLength.name())));
+        }
+    }
+    let marks = sizes.join(", ");
+    let collapse = c_string(acc::Clause::Collapse.name());
+    code.push_str(&format!("__acc_clause({id}, {}, {marks}); __acc_clause({id}, {collapse}, {n}LL); ", c_string(acc::Clause::Tile.name())));
+    elem.push_str(&format!("__acc_clause({elem_id}, {}, {marks}); __acc_clause({elem_id}, {collapse}, {n}LL);", c_string(acc::Clause::TileElement.name())));
+    let names = tile::Names { id };
+    // In a block of their own that closes before the directive's end: the trip counts are
+    // then locals of the region (their lifetimes inside it), not variables it captures.
+    code.push_str("{ ");
+    code.push_str(&tile::prologue(&names, &nest.loops));
+    // Per loop, outermost first: the first size goes with the innermost loop.
+    let per_loop: Vec<String> = sizes.iter().rev().cloned().collect();
+    let mut edits = Vec::new();
+    for (d, (f, close)) in nest.headers.iter().enumerate() {
+        let mut text = tile::tile_header(&names, d, &per_loop[d]);
+        if d + 1 == n {
+            text += &tile::element_open(&names, &nest.loops, &per_loop, &elem);
+        }
+        // A header written over several lines keeps them, so later lines stay where they are.
+        text += &"\n".repeat(ipp[toks[*f].start..toks[*close].end].matches('\n').count());
+        edits.push((toks[*f].start, 0, toks[*close].end, text));
+    }
+    let end = toks[nest.body_end].end;
+    edits.push((end, -(elem_id as i64), end, tile::element_close(elem_id)));
+    // Closes the trip counts' block just before the directive's own end, which has the same
+    // position and tie-break but is pushed after this one (the edits' sort is stable).
+    match stmt_end(ipp, toks, ti + 1) {
+        Ok(outer) => edits.push((toks[outer].end, -(id as i64), toks[outer].end, " }".into())),
+        Err(message) => diags.push(Diag { loc: at.name.clone(), message }),
+    }
+    Some(edits)
 }
 
 /// The edit that replaces the statement of an atomic directive (the token after `toks[ti]`,
@@ -862,10 +1008,10 @@ mod tests {
         // The text is the item as written (macro unexpanded), the value the expansion.
         assert!(b.contains("(long long)(100), (long long)sizeof((y)[0]), \"y[0:N]\""), "{}", b);
         // An unsupported clause on the continuation line is reported there.
-        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2)");
-        let src2 = src.replace("copyin(x[0:n])", "tile(2)");
+        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2) collapse(1)");
+        let src2 = src.replace("copyin(x[0:n])", "tile(2) collapse(1)");
         let e = rw(&ipp2, Some(&src2)).unwrap_err();
-        assert_eq!(e[0].to_string(), "t.c:3:9: error: OpenACC 'tile' is not supported yet");
+        assert!(e[0].to_string().starts_with("t.c:3:17: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet"), "{}", e[0]);
     }
 
     #[test]
@@ -937,12 +1083,30 @@ mod tests {
     }
 
     #[test]
+    fn tiled_nests_keep_their_lines() {
+        // A header over two lines, braces between the loops, a body on its own line.
+        let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop tile(4, *) copy(a)\nfor (int i = 0;\n     i < n; i++) {\n  for (j = m; j > 0; j -= 2)\n    a[i][j] = 0;\n}\nz;\n";
+        let r = rw(ipp, None).unwrap();
+        let lines = lines(&r);
+        assert_eq!(lines.len(), ipp.lines().count() - 1, "{lines:#?}");
+        assert!(lines[0].starts_with("{ __acc_begin(1, \"parallel loop\"") && lines[0].contains("__acc_clause(1, \"tile\", ((long long)(4)), 64LL);"), "{}", lines[0]);
+        assert!(lines[1].starts_with("for (long long __acc_tile1_t0 = 0; __acc_tile1_t0 < __acc_tile1_n0; __acc_tile1_t0 += 64LL)"), "{}", lines[1]);
+        // The header's second line is left empty but for what followed the header.
+        assert_eq!(lines[2], " {");
+        assert!(lines[3].starts_with("  for (long long __acc_tile1_t1 = 0;") && lines[3].contains("{ __acc_begin(2, \"loop\""), "{}", lines[3]);
+        assert!(lines[3].contains(" __typeof__(__acc_tile1_lo1) j = "), "{}", lines[3]);
+        assert_eq!(lines[4], "    a[i][j] = 0; } __acc_end(2); }");
+        assert_eq!(lines[5], "} } __acc_end(1); }");
+        assert_eq!(r.directives, 2);
+    }
+
+    #[test]
     fn all_rejections_reported() {
         let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         let want = [
-            "t.c:1:60: error: OpenACC 'tile' is not supported yet",
+            "t.c:2:1: error: 'tile' needs loops in canonical form: 'for (int i = lo; i < hi; i += step)'; its initialisation must set the loop variable ('int i = lo' or 'i = lo')",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
             "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];

@@ -12,7 +12,7 @@ use crate::pragma::{has_body, parse_pragma};
 use crate::tokenize::{Kind, Token};
 
 /// First index >= `i` that is not a line marker.
-fn skip_markers(toks: &[Token], mut i: usize) -> Option<usize> {
+pub fn skip_markers(toks: &[Token], mut i: usize) -> Option<usize> {
     while i < toks.len() {
         if !matches!(toks[i].kind, Kind::LineMarker { .. }) {
             return Some(i);

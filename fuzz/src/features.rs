@@ -37,9 +37,11 @@ pub enum Feature {
     Shapes,
     /// `reduction` clauses: every position, operator and type (exact in any order).
     Reduce,
+    /// `tile(...)` instead of `collapse(n)` on some fills (sizes 1 to 32 and `*`).
+    Tile,
 }
 
-pub const ALL: [Feature; 15] = [
+pub const ALL: [Feature; 16] = [
     Feature::Nest,
     Feature::Comm,
     Feature::Single,
@@ -55,6 +57,7 @@ pub const ALL: [Feature; 15] = [
     Feature::Local,
     Feature::Shapes,
     Feature::Reduce,
+    Feature::Tile,
 ];
 
 impl Feature {
@@ -75,6 +78,7 @@ impl Feature {
             Feature::Local => "local",
             Feature::Shapes => "shapes",
             Feature::Reduce => "reduce",
+            Feature::Tile => "tile",
         }
     }
 

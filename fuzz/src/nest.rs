@@ -413,16 +413,16 @@ impl Gen<'_> {
             _ => unreachable!(),
         };
         let head = if collapse {
-            self.mark(Feature::Collapse);
-            format!(
-                "{} collapse({})",
-                if self.rng.chance(50) {
-                    "gang"
-                } else {
-                    "gang vector"
-                },
-                dims.len()
-            )
+            let lv = if self.rng.chance(50) { "gang" } else { "gang vector" };
+            // The same tightly nested loops tiled instead (the rng is asked only with `tile`
+            // on, so other feature sets generate what they did before).
+            if self.opts.has(Feature::Tile) && self.rng.chance(50) {
+                self.mark(Feature::Tile);
+                format!("{lv} {}", self.tile_clause(dims.len()))
+            } else {
+                self.mark(Feature::Collapse);
+                format!("{lv} collapse({})", dims.len())
+            }
         } else {
             levels[0].unwrap().to_string()
         };
@@ -494,6 +494,14 @@ impl Gen<'_> {
         self.apply_compute(&clauses, &cx.used, Some(target));
     }
 
+    /// `tile(s1, ..., sn)` for n tightly nested loops: sizes that divide the extents or not,
+    /// larger than them or not, and `*`.
+    fn tile_clause(&mut self, n: usize) -> String {
+        const SIZES: [&str; 9] = ["*", "1", "2", "3", "4", "5", "8", "16", "32"];
+        let sizes: Vec<&str> = (0..n).map(|_| *self.rng.pick(&SIZES)).collect();
+        format!("tile({})", sizes.join(", "))
+    }
+
     /// The outermost loop of a nest (gang level in `parallel`, `independent` in `kernels`).
     pub fn gang_loop(
         &mut self,
@@ -547,8 +555,14 @@ impl Gen<'_> {
                 exts.push(*self.rng.pick(&[Ext::J, Ext::K]));
                 inner = Inner::default();
             }
-            lv = format!("{lv} collapse(2)").trim().to_string();
-            self.mark(Feature::Collapse);
+            // The two tightly nested loops tiled instead (asked only with `tile` on).
+            if self.opts.has(Feature::Tile) && self.rng.chance(40) {
+                self.mark(Feature::Tile);
+                lv = format!("{lv} {}", self.tile_clause(2)).trim().to_string();
+            } else {
+                lv = format!("{lv} collapse(2)").trim().to_string();
+                self.mark(Feature::Collapse);
+            }
         }
         let save = (cx.scalars.len(), cx.vars.len(), cx.arrays.len());
         let mut text = W::new(ind);

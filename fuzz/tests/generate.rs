@@ -43,6 +43,7 @@ fn marker(f: Feature, text: &str) -> bool {
                 && l.contains("[NI]")
         }),
         Feature::Reduce => has("reduction("),
+        Feature::Tile => has(" tile("),
         Feature::Shapes => {
             has("--)")
                 || has("+= 2)")
@@ -65,6 +66,8 @@ fn each_feature_alone_is_generated_and_nothing_else() {
             Feature::Comm | Feature::Single => feats(&format!("nest,{}", f.name())),
             // Updates need data that stays present across host code.
             Feature::Update => feats("data,update"),
+            // Tiled nests are collapsed nests written with tile instead.
+            Feature::Tile => feats("collapse,tile"),
             _ => feats(f.name()),
         };
         let mut seen = false;

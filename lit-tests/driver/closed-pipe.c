@@ -8,6 +8,6 @@
 // OK: {{^}}0{{$}}
 
 void f(int *a) {
-#pragma acc parallel loop tile(2)
+#pragma acc parallel loop tile(2) collapse(1)
   for (int i = 0; i < 2; i++) a[i] = 1;
 }

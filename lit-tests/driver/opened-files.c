@@ -8,9 +8,9 @@
 // RUN: timeout 60 %accc -c fifo.c -o fifo.o
 //
 // An unsupported clause there is still reported, at the #line's name and line.
-// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|tile(1)|' %s > tile.c
+// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|tile(1) collapse(1)|' %s > tile.c
 // RUN: not timeout 60 %accc -c tile.c 2>&1 | FileCheck %s
-// CHECK: /dev/zero:2:27: error: OpenACC 'tile' is not supported yet
+// CHECK: /dev/zero:2:35: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet
 
 #line 1 "NAME"
 void f(int *a) {

@@ -6,6 +6,8 @@
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction-op.ll -disable-output 2>&1 | FileCheck %s --check-prefix=REDOP
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/reduction-type.ll -disable-output 2>&1 | FileCheck %s --check-prefix=REDTYPE
 ; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/not-a-loop.ll -disable-output 2>&1 | FileCheck %s --check-prefix=NOTLOOP
+; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/tile-mark.ll -disable-output 2>&1 | FileCheck %s --check-prefix=TILEMARK
+; RUN: not %opt -load-pass-plugin=%plugin -passes=acc-offload %t/tile-size.ll -disable-output 2>&1 | FileCheck %s --check-prefix=TILESIZE
 
 ; NOEND: t.c:3:9: error: OpenACC 'parallel' (id 1) has no matching __acc_end
 ; BADCLAUSE: error: malformed OpenACC IR contract in function 'g': clause 'copy' takes (ptr base, i64 lower, i64 length, i64 elem_size, ptr text)
@@ -13,6 +15,8 @@
 ; REDOP: t.c:3:9: error: reduction operator '&' is not defined on 'double' ('s')
 ; REDTYPE: t.c:3:9: error: reduction on 's': accc reduces integer, _Bool, float, double and complex variables; a struct, pointer or long double reduction is not supported yet
 ; NOTLOOP: t.c:4:9: error: an OpenACC 'loop' directive must be followed by a for loop
+; TILEMARK: t.c:4:9: error: 'tile' with 2 sizes on a loop that collapses 1: the mark names the n collapsed loops the driver made of a tiled nest
+; TILESIZE: error: malformed OpenACC IR contract in function 'g': clause 'tile.element' takes one or more positive constant i64 operands
 
 ;--- no-end.ll
 @par = private constant [9 x i8] c"parallel\00"
@@ -63,6 +67,50 @@ define void @g(ptr %p) {
   call void @__acc_begin(i32 1, ptr @par, ptr @file, i32 3, i32 9)
   call void @__acc_begin(i32 2, ptr @loop, ptr @file, i32 4, i32 9)
   store i32 0, ptr %p
+  call void @__acc_end(i32 2)
+  call void @__acc_end(i32 1)
+  ret void
+}
+
+;--- tile-mark.ll
+; A `tile` mark (written by the driver on the tile loops it made, with collapse(n)) on a loop
+; that collapses fewer loops: IR claiming a tiling it does not have.
+@par = private constant [9 x i8] c"parallel\00"
+@loop = private constant [5 x i8] c"loop\00"
+@file = private constant [4 x i8] c"t.c\00"
+@tile = private constant [5 x i8] c"tile\00"
+declare void @__acc_begin(i32, ptr, ptr, i32, i32)
+declare void @__acc_clause(i32, ptr, ...)
+declare void @__acc_end(i32)
+define void @g(ptr %p, i32 %n) {
+entry:
+  call void @__acc_begin(i32 1, ptr @par, ptr @file, i32 3, i32 9)
+  call void @__acc_begin(i32 2, ptr @loop, ptr @file, i32 4, i32 9)
+  call void (i32, ptr, ...) @__acc_clause(i32 2, ptr @tile, i64 8, i64 8)
+  br label %h
+h:
+  %i = phi i32 [ 0, %entry ], [ %i1, %h ]
+  %i1 = add i32 %i, 1
+  %c = icmp slt i32 %i1, %n
+  br i1 %c, label %h, label %x
+x:
+  call void @__acc_end(i32 2)
+  call void @__acc_end(i32 1)
+  ret void
+}
+
+;--- tile-size.ll
+@par = private constant [9 x i8] c"parallel\00"
+@loop = private constant [5 x i8] c"loop\00"
+@file = private constant [4 x i8] c"t.c\00"
+@elem = private constant [13 x i8] c"tile.element\00"
+declare void @__acc_begin(i32, ptr, ptr, i32, i32)
+declare void @__acc_clause(i32, ptr, ...)
+declare void @__acc_end(i32)
+define void @g(ptr %p, i64 %s) {
+  call void @__acc_begin(i32 1, ptr @par, ptr @file, i32 3, i32 9)
+  call void @__acc_begin(i32 2, ptr @loop, ptr @file, i32 4, i32 9)
+  call void (i32, ptr, ...) @__acc_clause(i32 2, ptr @elem, i64 %s)
   call void @__acc_end(i32 2)
   call void @__acc_end(i32 1)
   ret void
