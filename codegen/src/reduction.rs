@@ -206,6 +206,31 @@ pub struct LoopInput<'ctx> {
     pub parent: Option<usize>,
     pub items: Vec<Reduction<'ctx>>,
     pub private: Vec<Value<'ctx>>,
+    /// `gang(dim: d)`: the grid dimension of the loop's gang level.
+    pub gang_dim: u8,
+}
+
+/// The gang dimensions (bit d-1 for dimension d) a variable combined across gangs is
+/// partitioned over: those of the gang loops that reduce it (`reduces[i]`) and of the gang
+/// loops around them. Gangs that differ only in another dimension did the same work, so
+/// only those at index 0 there contribute (reduce.c). A variable no gang loop reduces (the
+/// construct's own clause, reduced in gang-redundant code) counts every gang: all bits.
+pub fn gang_dims_mask(gang: &[bool], dims: &[u8], parents: &[Option<usize>], reduces: &[bool]) -> i64 {
+    let mut mask = 0;
+    for i in (0..gang.len()).filter(|&i| reduces[i] && gang[i]) {
+        let mut p = Some(i);
+        while let Some(j) = p {
+            if gang[j] {
+                mask |= 1 << (dims[j].clamp(1, 3) - 1);
+            }
+            p = parents[j];
+        }
+    }
+    if mask == 0 {
+        0b111
+    } else {
+        mask
+    }
 }
 
 /// One reduction as the compile report shows it: where, the clause, the levels it spans
@@ -387,7 +412,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             b.call(helper("identity", g.op, g.ty)?, &[at(&b, copy, g), n], "");
             b.position_before(ret.terminator().expect("acc.ret returns"));
             let idx = ctx.i64().const_int(index);
-            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem], "");
+            let reduces: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| i.key == g.key)).collect();
+            let gang_loops: Vec<bool> = loops.iter().map(|l| l.levels.gang).collect();
+            let dims: Vec<u8> = loops.iter().map(|l| l.gang_dim).collect();
+            let parents: Vec<Option<usize>> = loops.iter().map(|l| l.parent).collect();
+            let mask = ctx.i64().const_int(gang_dims_mask(&gang_loops, &dims, &parents, &reduces) as u64);
+            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem, mask], "");
             index += g.shape.n;
             base.insert(g.key, copy);
             summary.report.push(Note {
@@ -690,6 +720,19 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gang_dimensions_a_reduction_counts() {
+        // gang(dim: 2) { gang(dim: 1) reduction }: both dimensions, every gang contributes.
+        assert_eq!(gang_dims_mask(&[true, true], &[2, 1], &[None, Some(0)], &[false, true]), 0b011);
+        // A lone gang(dim: 2) reduction on a grid of several dimensions: dimension 2 only.
+        assert_eq!(gang_dims_mask(&[true], &[2], &[None], &[true]), 0b010);
+        // gang(dim: 3) reduction { worker loop }: dimension 3.
+        assert_eq!(gang_dims_mask(&[true, false], &[3, 1], &[None, Some(0)], &[true, true]), 0b100);
+        // Only the construct reduces it: every gang.
+        assert_eq!(gang_dims_mask(&[true], &[1], &[None], &[false]), 0b111);
+        assert_eq!(gang_dims_mask(&[], &[], &[], &[]), 0b111);
+    }
 
     fn item(key: u32, op: ReductionOp) -> Item<u32> {
         Item { key, op, ty: ReductionType::I32, text: format!("v{key}"), shape: Shape::SCALAR }

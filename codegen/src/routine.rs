@@ -116,8 +116,8 @@ pub fn collect<'ctx>(directives: &[Directive<'ctx>]) -> Result<Vec<Routine<'ctx>
         for c in &d.clauses {
             match c {
                 Clause::Seq => levels.push(Level::Seq),
-                Clause::Vector => levels.push(Level::Vector),
-                Clause::Worker => levels.push(Level::Worker),
+                Clause::Vector(_) => levels.push(Level::Vector),
+                Clause::Worker(_) => levels.push(Level::Worker),
                 Clause::Gang => levels.push(Level::Gang),
                 Clause::Bind(n) => bind = Some(n.clone()),
                 Clause::NoHost => nohost = true,
