@@ -12,6 +12,10 @@
 //! between the launches; its other clauses (`if`, `self`, `default`, launch sizes, `async`) go to
 //! every part, except `wait`, which the data region does first (the parts then follow in
 //! queue order).
+//! A loop nest's `worker(num: n)` and `vector(length: n)` (the top loop's value, or a
+//! constant of a loop inside it) become its kernel's `num_workers`/`vector_length`, in a
+//! split part and in a `kernels loop` alike (clang allows them only when the construct has
+//! no such clause).
 //! Produces: the new directive list, with begin/end markers inserted for the stretches.
 //! Does not analyse dependences: a loop nest without `independent` (or gang/worker/vector)
 //! still runs sequentially on one thread.
@@ -30,14 +34,23 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         if absorbed.contains(&d.id) {
             continue;
         }
-        if d.kind != (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: false }) {
+        if !matches!(d.kind, DirectiveKind::Compute { kind: ComputeKind::Kernels, .. }) {
             out.push(d.clone());
             continue;
         }
         let cfg = FunctionCfg::new(d.function);
-        let body_start = d.last_header_call();
         let inside = |o: &Directive<'ctx>, outer: (Value<'ctx>, Value<'ctx>)| contract::encloses(&cfg, outer, (o.begin, o.end));
         let loops: Vec<&Directive> = directives.iter().filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function && inside(o, (d.begin, d.end))).collect();
+        if d.kind == (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true }) {
+            // `kernels loop`: one loop nest, one kernel, sized by its loops like a split part.
+            let (workers, vector) = nest_sizes(&std::iter::once(d).chain(loops.iter().copied()).collect::<Vec<_>>());
+            let mut sized = d.clone();
+            sized.clauses.extend(workers.map(Clause::NumWorkers));
+            sized.clauses.extend(vector.map(Clause::VectorLength));
+            out.push(sized);
+            continue;
+        }
+        let body_start = d.last_header_call();
         let top: Vec<&Directive> = loops
             .iter()
             .copied()
