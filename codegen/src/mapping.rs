@@ -4,6 +4,9 @@
 //! Levels follow the OpenUH mapping (shared/seeds/nested-loop-transformation-openuh-ccpe.txt):
 //! gang → blockIdx.x, worker → threadIdx.y, vector → threadIdx.x; every partitioned loop
 //! strides by the number of threads at its levels, so any trip count runs on any launch.
+//! A `gang(dim: d)` loop's gang level is grid dimension d (blockIdx.y, .z); gang loops nest
+//! by decreasing dimension (OpenACC 3.3 §2.9.2), and `grid_shape` says how the host sizes
+//! each dimension.
 //!
 //! Loops without a level clause: in `parallel`, an `independent` (implicit) loop gets the
 //! outermost free level(s): the outermost gets gang (and vector too when it is alone), the

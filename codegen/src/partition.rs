@@ -4,7 +4,8 @@
 //! `__acc_begin`/`__acc_end` calls, each with its assigned `Levels` (mapping.rs).
 //! Produces: each partitioned loop rewritten to the OpenUH "sliding window" form
 //! (shared/seeds/nested-loop-transformation-openuh-ccpe.txt, Figs. 3, 5, 6): a normalised
-//! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
+//! i64 iteration index `k` starts at the thread's id over the loop's levels (the gang level
+//! being the grid dimension of the loop's `gang(dim:)`) and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
 //! product of their trip counts (code between the loops, which `collapse(force: n)` allows,
