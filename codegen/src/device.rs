@@ -37,6 +37,8 @@ pub struct KernelPlan {
     pub gang_trips: [Option<(Expr, Levels)>; 3],
     /// The gang dimensions (`gang(dim:)`) of the kernel's gang loops, in loop order.
     pub gang_dims: Vec<u8>,
+    /// Gang dimensions (bit d-1) the kernel runs one gang in (reduction.rs `row_reduction_dims`).
+    pub single_gang_dims: u8,
     /// Per loop: source position, what the directive said and the levels it got (also for
     /// the compile report).
     pub loops: Vec<crate::report::LoopNote>,
@@ -502,7 +504,18 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
+    // A row reduction keeps its dimension to one gang, which num_gangs cannot then size.
+    if let Some(Clause::NumGangs(values)) = r.directive.clauses.iter().find(|c| matches!(c, Clause::NumGangs(_))) {
+        for (d, v) in values.iter().enumerate() {
+            if red.single_gang_dims & (1 << d) != 0 && v.const_int_value() != Some(1) {
+                return Err(AccError::unsupported(
+                    &r.directive.loc,
+                    format!("'num_gangs' for gang dimension {} of a kernel whose gang(dim: {}) loop, nested in a gang loop of a higher dimension, reduces a variable private to that loop's iteration (accc runs such a loop's iterations on one gang of dimension {}: leave that dimension to the compiler)", d + 1, d + 1, d + 1),
+                ));
+            }
+        }
+    }
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the

@@ -238,6 +238,13 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
     // `kernels` its code outside loops must run once; in `parallel` more gangs would only
     // repeat the same work (and a reduction on the construct would count it once per gang).
     let shape = crate::mapping::grid_shape(compute.is_sequential(), num_gangs.len(), &plan.gang_dims);
+    // A dimension a row reduction keeps to one gang (reduction.rs) has one.
+    let mut shape = shape;
+    for (d, count) in shape.iter_mut().enumerate() {
+        if plan.single_gang_dims & (1 << d) != 0 {
+            *count = GangCount::One;
+        }
+    }
     let gangs = shape.map(|count| match count {
         GangCount::One => i64t.const_int(1),
         GangCount::Clause(i) => num_gangs[i],

@@ -210,6 +210,28 @@ pub struct LoopInput<'ctx> {
     pub gang_dim: u8,
 }
 
+/// The gang dimensions (bit d-1 for dimension d) whose gangs a kernel must not split: those of
+/// gang loops nested in another gang loop (`gang(dim: 1)` in `gang(dim: 2)`) that reduce a
+/// variable private to the kernel (declared in the outer loop's body: a row's sum). Its
+/// per-thread copies are combined within the gang; combining them across the gangs of the
+/// row would need every gang of the row to wait for the others in the middle of the kernel,
+/// which a launch cannot do, so the row runs on one gang of that dimension (whose lanes
+/// still share its iterations).
+pub fn row_reduction_dims(gang: &[bool], dims: &[u8], parents: &[Option<usize>], private_reduced: &[bool]) -> u8 {
+    let mut mask = 0;
+    for i in (0..gang.len()).filter(|&i| gang[i] && private_reduced[i]) {
+        let mut p = parents[i];
+        while let Some(j) = p {
+            if gang[j] {
+                mask |= 1 << (dims[i].clamp(1, 3) - 1);
+                break;
+            }
+            p = parents[j];
+        }
+    }
+    mask
+}
+
 /// The gang dimensions (bit d-1 for dimension d) a variable combined across gangs is
 /// partitioned over: those of the gang loops that reduce it (`reduces[i]`) and of the gang
 /// loops around them. Gangs that differ only in another dimension did the same work, so
@@ -248,6 +270,10 @@ pub struct Note {
 pub struct Summary {
     /// Variables combined across gangs (the runtime's `reduce_vars`).
     pub gang_vars: u64,
+    /// Gang dimensions (bit d-1 for dimension d) the kernel must run one gang in: a gang loop
+    /// nested in another gang loop reduces a variable private to the outer loop's iteration
+    /// (`row_reduction_dims`).
+    pub single_gang_dims: u8,
     /// A worker tree is used: it needs workers of one warp (`ACCRT_KERNEL_WORKER_SYNC`).
     pub worker_sync: bool,
     /// Per reduction, what the compile report says (report.rs).
@@ -361,6 +387,13 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         })
         .collect();
     let applied = propagate(&construct_items, &loop_nodes).map_err(|(i, msg)| AccError::user(&loops[i].loc, msg))?;
+    let private_reduced: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| is_private_storage(i.key))).collect();
+    let single_gang_dims = row_reduction_dims(
+        &loops.iter().map(|l| l.levels.gang).collect::<Vec<_>>(),
+        &loops.iter().map(|l| l.gang_dim).collect::<Vec<_>>(),
+        &loops.iter().map(|l| l.parent).collect::<Vec<_>>(),
+        &private_reduced,
+    );
 
     let ctx = m.context();
     let smem = shared_buffer(m);
@@ -378,7 +411,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let helper = |kind: &str, op: ReductionOp, ty: ReductionType| {
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
     };
-    let mut summary = Summary::default();
+    let mut summary = Summary { single_gang_dims, ..Summary::default() };
 
     // Across gangs: the variables the construct or a gang loop reduces, when they live in
     // device memory (a variable private to the kernel has nothing to combine across gangs).
@@ -732,6 +765,18 @@ mod tests {
         // Only the construct reduces it: every gang.
         assert_eq!(gang_dims_mask(&[true], &[1], &[None], &[false]), 0b111);
         assert_eq!(gang_dims_mask(&[], &[], &[], &[]), 0b111);
+    }
+
+    #[test]
+    fn row_reductions_keep_their_dimension_in_one_gang() {
+        // gang(dim: 2) { gang(dim: 1) reduction(private s) }: dimension 1.
+        assert_eq!(row_reduction_dims(&[true, true], &[2, 1], &[None, Some(0)], &[false, true]), 0b001);
+        // gang(dim: 3) { seq { gang(dim: 2) reduction(private s) } }: dimension 2.
+        assert_eq!(row_reduction_dims(&[true, false, true], &[3, 1, 2], &[None, Some(0), Some(1)], &[false, false, true]), 0b010);
+        // A gang loop with no gang loop around it keeps its gangs (the variable is per gang).
+        assert_eq!(row_reduction_dims(&[true, false], &[1, 1], &[None, Some(0)], &[true, true]), 0);
+        // A variable in device memory is combined across gangs instead.
+        assert_eq!(row_reduction_dims(&[true, true], &[2, 1], &[None, Some(0)], &[false, false]), 0);
     }
 
     fn item(key: u32, op: ReductionOp) -> Item<u32> {

@@ -164,6 +164,22 @@ int main(void) {
     for (int j = 0; j < M * N; j++) pr[j] = -pr[j];
   }
   CHECK(rows == (long)R * (R + 1) / 2, "dimension-1 reduction on a 2-D grid: %ld want %ld", rows, (long)R * (R + 1) / 2);
+  /* A row's sum: a dimension-1 reduction of a variable private to the dimension-2 loop's
+   * iteration (the row runs on one gang of dimension 1, its lanes sharing the columns). */
+  long *rsum = e2e_alloc(sizeof(long) * M);
+#pragma acc parallel loop gang(dim: 2) vector_length(32) copyin(a[0:M * N]) copyout(rsum[0:M])
+  for (int j = 0; j < M; j++) {
+    long s = 0;
+#pragma acc loop gang(dim: 1) vector reduction(+: s)
+    for (int i = 0; i < N; i++) s += a[j * N + i];
+    rsum[j] = s;
+  }
+  for (int j = 0; j < M; j++) {
+    long w = 0;
+    for (int i = 0; i < N; i++) w += a[j * N + i];
+    CHECK(rsum[j] == w, "row sum %d: %ld want %ld", j, rsum[j], w);
+  }
+  free(rsum);
   for (int j = 0; j < M; j++)
     for (int i = 0; i < N; i++)
       CHECK(pr[j * N + i] == -(j * N + (N - 1 - i) + 1), "pr[%d][%d]=%d after negation", j, i, pr[j * N + i]);
