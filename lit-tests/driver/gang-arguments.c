@@ -6,6 +6,7 @@
 // RUN: not %accc -O1 -c -DBAD1 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD1
 // RUN: not %accc -O1 -c -DBAD2 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD2
 // RUN: not %accc -O1 -c -DBAD3 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD3
+// RUN: not %accc -O1 -c -DBAD4 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD4
 
 // CHECK-DAG: [[GANG:@.str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"gang\00"
 // CHECK-DAG: [[NUM:@.str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"gang.num\00"
@@ -63,5 +64,13 @@ void g3(int *a, int n) {
 #pragma acc loop gang(num: 2)
     for (int i = 0; i < n; i++) a[i]++;
   }
+}
+#endif
+#ifdef BAD4
+#pragma acc routine gang
+void g4(int *a, int n) {
+// BAD4: gang-arguments.c:[[@LINE+1]]:9: error: this loop is 'gang(dim: 2)' but routine 'g4' is 'gang(dim: 1)': a gang routine's loops use gang dimensions up to its own
+#pragma acc loop gang(dim: 2)
+  for (int i = 0; i < n; i++) a[i]++;
 }
 #endif
