@@ -59,6 +59,15 @@ int main(int argc, char **argv) {
     }
   }
   rounds++;
+  // On an async queue (__accrt_launch_grid_async).
+  // CHECK: launch kernel main_l[[#@LINE+1]] {{.*}} grid=3x7 block=32x1 on async queue 2
+#pragma acc parallel loop gang(dim: 2) num_gangs(3, 7) vector_length(32) copy(a[0:n]) async(2)
+  for (int j = 0; j < 7; j++) {
+#pragma acc loop gang vector
+    for (int i = j; i < n; i += 7) a[i] += 1;
+  }
+#pragma acc wait(2)
+  rounds++;
   for (int i = 0; i < n; i++) bad += a[i] != i + rounds;
   printf("bad=%d\n", bad);
   // CHECK: bad=0
