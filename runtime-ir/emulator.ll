@@ -4,6 +4,7 @@
 ; emulator (runtime/src/emu/), which runs every thread of a block as a fiber and switches
 ; fibers at the synchronisation calls.
 
+; The linearised gang and the grid's gang count (nvptx.ll says how).
 define i64 @__acc_gang_id() #0 {
   %v = call i64 @__accemu_gang_id()
   ret i64 %v
@@ -11,6 +12,36 @@ define i64 @__acc_gang_id() #0 {
 
 define i64 @__acc_num_gangs() #0 {
   %v = call i64 @__accemu_num_gangs()
+  ret i64 %v
+}
+
+define i64 @__acc_gang_id_1() #0 {
+  %v = call i64 @__accemu_gang_id_dim(i32 1)
+  ret i64 %v
+}
+
+define i64 @__acc_num_gangs_1() #0 {
+  %v = call i64 @__accemu_num_gangs_dim(i32 1)
+  ret i64 %v
+}
+
+define i64 @__acc_gang_id_2() #0 {
+  %v = call i64 @__accemu_gang_id_dim(i32 2)
+  ret i64 %v
+}
+
+define i64 @__acc_num_gangs_2() #0 {
+  %v = call i64 @__accemu_num_gangs_dim(i32 2)
+  ret i64 %v
+}
+
+define i64 @__acc_gang_id_3() #0 {
+  %v = call i64 @__accemu_gang_id_dim(i32 3)
+  ret i64 %v
+}
+
+define i64 @__acc_num_gangs_3() #0 {
+  %v = call i64 @__accemu_num_gangs_dim(i32 3)
   ret i64 %v
 }
 
@@ -76,6 +107,8 @@ define i32 @__acc_warp_redux_available() #0 {
 declare i32 @__accemu_warp_redux(i32, i32) #2
 declare i64 @__accemu_gang_id() #1
 declare i64 @__accemu_num_gangs() #1
+declare i64 @__accemu_gang_id_dim(i32) #1
+declare i64 @__accemu_num_gangs_dim(i32) #1
 declare i64 @__accemu_worker_id() #1
 declare i64 @__accemu_num_workers() #1
 declare i64 @__accemu_vector_id() #1

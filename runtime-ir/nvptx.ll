@@ -4,21 +4,71 @@
 ;
 ; Kernels reach the launch geometry and synchronisation only through these functions, so the
 ; transformations read as OpenACC levels (gang, worker, vector) instead of PTX registers:
-; gang = blockIdx.x (ctaid.x), worker = threadIdx.y, vector = threadIdx.x.
+; gang = blockIdx.x (ctaid.x; gang dimensions 2 and 3: .y, .z), worker = threadIdx.y,
+; vector = threadIdx.x.
 ; They are alwaysinline and internalised after linking, so no call remains in the PTX.
 ; Values are i64 so that trip-count arithmetic never overflows in i32.
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
+; The gang in the whole grid, linearised (ctaid.x + nctaid.x * (ctaid.y + nctaid.y * ctaid.z)),
+; and the grid's gang count: what reductions across gangs index and count by.
 define i64 @__acc_gang_id() #0 {
+  %x = call i64 @__acc_gang_id_1()
+  %y = call i64 @__acc_gang_id_2()
+  %z = call i64 @__acc_gang_id_3()
+  %nx = call i64 @__acc_num_gangs_1()
+  %ny = call i64 @__acc_num_gangs_2()
+  %zy = mul i64 %z, %ny
+  %yz = add i64 %y, %zy
+  %r = mul i64 %yz, %nx
+  %v = add i64 %r, %x
+  ret i64 %v
+}
+
+define i64 @__acc_num_gangs() #0 {
+  %nx = call i64 @__acc_num_gangs_1()
+  %ny = call i64 @__acc_num_gangs_2()
+  %nz = call i64 @__acc_num_gangs_3()
+  %xy = mul i64 %nx, %ny
+  %v = mul i64 %xy, %nz
+  ret i64 %v
+}
+
+; Gang dimensions 1, 2, 3 (`gang(dim: d)` loops) are the grid's x, y and z.
+define i64 @__acc_gang_id_1() #0 {
   %v = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %w = zext i32 %v to i64
   ret i64 %w
 }
 
-define i64 @__acc_num_gangs() #0 {
+define i64 @__acc_num_gangs_1() #0 {
   %v = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_gang_id_2() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_num_gangs_2() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.y()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_gang_id_3() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.z()
+  %w = zext i32 %v to i64
+  ret i64 %w
+}
+
+define i64 @__acc_num_gangs_3() #0 {
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
   %w = zext i32 %v to i64
   ret i64 %w
 }
@@ -169,6 +219,10 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 declare void @llvm.nvvm.bar.warp.sync(i32)
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.z()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()

@@ -58,6 +58,9 @@
 
 long long __acc_gang_id(void);
 long long __acc_num_gangs(void);
+long long __acc_gang_id_1(void);
+long long __acc_gang_id_2(void);
+long long __acc_gang_id_3(void);
 long long __acc_worker_id(void);
 long long __acc_num_workers(void);
 long long __acc_vector_id(void);
@@ -208,15 +211,21 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
   CONVERGENT void __acc_red_block_##OP##_##TY(T *v, long long n, SHARED char *smem, int lane0_only) {   \
     for (long long e = 0; e < n; e++) v[e] = block1_##OP##_##TY(v[e], smem, lane0_only);     \
   }                                                                                          \
-  /* Partials of element e of gang g at slot (index + e) * gangs + g after the counters. */ \
+  /* Partials of element e of gang g (linearised over the grid) at slot (index + e) * gangs \
+     + g after the counters. `dims` has bit d-1 for each gang dimension d the variable's     \
+     loops are partitioned over: a gang whose index is not 0 in another dimension repeated  \
+     the work of the gang at 0 there, so it contributes the identity. */                    \
   CONVERGENT void __acc_red_gang_##OP##_##TY(const T *mine, T *dst, long long n, char *scratch,         \
-                                   long long nvars, long long index, SHARED char *smem) {    \
+                                   long long nvars, long long index, SHARED char *smem,      \
+                                   long long dims) {                                         \
     long long g = __acc_gang_id(), ng = __acc_num_gangs();                                   \
     long long t = thread_in_gang(), nt = __acc_vector_length() * __acc_num_workers();        \
     unsigned *counter = (unsigned *)(scratch + 8 * index);                                   \
     char *partials = scratch + ((nvars * 8 + 255) / 256) * 256 + index * SLOT_BYTES * ng;   \
+    int repeats = (!(dims & 1) && __acc_gang_id_1() != 0) || (!(dims & 2) && __acc_gang_id_2() != 0) \
+                  || (!(dims & 4) && __acc_gang_id_3() != 0);                                \
     for (long long e = t; e < n; e += nt)                                                    \
-      *(volatile T *)(partials + SLOT_BYTES * (e * ng + g)) = mine[e];                       \
+      *(volatile T *)(partials + SLOT_BYTES * (e * ng + g)) = repeats ? id_##OP##_##TY() : mine[e]; \
     __atomic_thread_fence(__ATOMIC_SEQ_CST);                                                 \
     __acc_sync_gang();                                                                       \
     if (t == 0) {                                                                            \

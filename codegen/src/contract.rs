@@ -197,7 +197,9 @@ pub enum Clause<'ctx> {
     FirstPrivate(Var<'ctx>),
     /// `reduction(op: var)`, one per item.
     Reduction(Reduction<'ctx>),
-    NumGangs(Value<'ctx>),
+    /// `num_gangs(x[, y[, z]])`: the gang count per dimension (1 to 3 values; the
+    /// dimensions not given are 1, OpenACC 3.3 §2.5.10).
+    NumGangs(Vec<Value<'ctx>>),
     NumWorkers(Value<'ctx>),
     VectorLength(Value<'ctx>),
     If(Value<'ctx>),
@@ -208,12 +210,16 @@ pub enum Clause<'ctx> {
     /// `gang(num: n)` of a loop (only in `kernels`): that loop's kernel runs n gangs.
     GangNum(Value<'ctx>),
     /// `gang(static: s)`: the gang loop's iterations go to the gangs in chunks of s, round
-    /// robin; `static: *` is None (the default schedule).
-    GangStatic(Option<u64>),
-    /// `gang(dim: 1)`: the one dimension accc launches; beside `gang`, nothing to do.
-    GangDim1,
-    Worker,
-    Vector,
+    /// robin; `static: *` is None (the default schedule). The value is the clause's operand:
+    /// a constant, or a value computed where the directive stands.
+    GangStatic(Option<Value<'ctx>>),
+    /// `gang(dim: d)`: the gang loop is partitioned over gang dimension d (1, 2 or 3) of the
+    /// grid; on `routine`, the highest dimension its gang loops may use.
+    GangDim(u8),
+    /// `worker` / `worker(num: n)`: n only sizes a `kernels` loop's kernel (kernels.rs).
+    Worker(Option<Value<'ctx>>),
+    /// `vector` / `vector(length: n)`: likewise.
+    Vector(Option<Value<'ctx>>),
     Seq,
     Independent,
     Auto,
@@ -622,8 +628,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Private => Clause::Private(var()?),
         C::FirstPrivate => Clause::FirstPrivate(var()?),
         C::Reduction => return reduction(call, args, loc).map(Clause::Reduction),
-        C::NumGangs if args.len() > 1 => return Err(AccError::unsupported(loc, "'num_gangs' with more than one value")),
-        C::NumGangs => Clause::NumGangs(launch_size(loc, name, args[0])?),
+        C::NumGangs => Clause::NumGangs(args.iter().map(|v| launch_size(loc, name, *v)).collect::<Result<_>>()?),
         C::NumWorkers => Clause::NumWorkers(launch_size(loc, name, args[0])?),
         C::VectorLength => Clause::VectorLength(launch_size(loc, name, args[0])?),
         C::If => Clause::If(args[0]),
@@ -633,23 +638,24 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
             Some(n) if n <= 0 => return Err(AccError::user(loc, format!("gang(num: {n}): the value must be positive"))),
             _ => Clause::GangNum(args[0]),
         },
+        // A chunk size known only at run time is checked where the loop starts (partition.rs).
         C::GangStatic => match args[0].const_int_value() {
             Some(-1) => Clause::GangStatic(None),
-            Some(s) if s >= 1 => Clause::GangStatic(Some(s as u64)),
+            Some(s) if s >= 1 => Clause::GangStatic(Some(args[0])),
             Some(s) => return Err(AccError::user(loc, format!("gang(static: {s}): the chunk size must be positive (or '*')"))),
-            None => return Err(AccError::unsupported(loc, "'gang(static:)' with a chunk size that is not a constant")),
+            None => Clause::GangStatic(Some(args[0])),
         },
-        // One gang dimension: `dim: 1` is the gang loop itself. Grids of two or three
-        // dimensions (`num_gangs(a, b, c)`) are not built, so a loop over dimension 2 or 3 is not.
         C::GangDim => match args[0].const_int_value() {
-            Some(1) => Clause::GangDim1,
-            Some(d @ (2 | 3)) => return Err(AccError::unsupported(loc, format!("'gang(dim: {d})' (gangs in more than one dimension)"))),
+            Some(d @ 1..=3) => Clause::GangDim(d as u8),
             _ => return Err(AccError::user(loc, "gang(dim:) takes the constant 1, 2 or 3")),
         },
-        // A size on worker/vector of a loop only matters inside `kernels`; it is not lowered yet.
-        C::Worker | C::Vector if !args.is_empty() => return Err(AccError::unsupported(loc, format!("'{name}' with a size argument"))),
-        C::Worker => Clause::Worker,
-        C::Vector => Clause::Vector,
+        // The size of a loop's workers or vector sizes a `kernels` loop's kernel (kernels.rs).
+        C::Worker | C::Vector if !args.is_empty() => {
+            let v = launch_size(loc, name, args[0])?;
+            if clause == C::Worker { Clause::Worker(Some(v)) } else { Clause::Vector(Some(v)) }
+        }
+        C::Worker => Clause::Worker(None),
+        C::Vector => Clause::Vector(None),
         C::Seq => Clause::Seq,
         C::Independent => Clause::Independent,
         C::Auto => Clause::Auto,

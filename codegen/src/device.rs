@@ -31,9 +31,14 @@ const DEVICE_RUNTIME: &str = include_str!("../../runtime-ir/nvptx.ll");
 pub struct KernelPlan {
     pub name: String,
     pub shape: LaunchShape,
-    /// Trip count of the gang loop over the kernel's parameters, and how many of its
-    /// iterations one gang takes per round (its worker/vector levels).
-    pub gang_trip: Option<(Expr, Levels)>,
+    /// Per gang dimension (1 to 3), the trip count of the first loop partitioned over it, over
+    /// the kernel's parameters, and how many of its iterations one gang takes per round (its
+    /// worker/vector levels).
+    pub gang_trips: [Option<(Expr, Levels)>; 3],
+    /// The gang dimensions (`gang(dim:)`) of the kernel's gang loops, in loop order.
+    pub gang_dims: Vec<u8>,
+    /// Gang dimensions (bit d-1) the kernel runs one gang in (reduction.rs `row_reduction_dims`).
+    pub single_gang_dims: u8,
     /// Per loop: source position, what the directive said and the levels it got (also for
     /// the compile report).
     pub loops: Vec<crate::report::LoopNote>,
@@ -407,17 +412,28 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             "gang(num:) sizes a kernel: it is only allowed on a loop of a 'kernels' construct that is the top of a loop nest (each becomes a kernel of its own)",
         ));
     }
+    check_loop_sizes(r, &loops)?;
     let all = loop_sources(&r.directive, &loops);
     let descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
-    // `gang(static: s)` per loop, in the order of `descs`.
-    let statics: Vec<Option<u64>> = all
+    // `gang(static: s)` per loop, in the order of `descs`: a loop directive's chunk size is
+    // the operand of its clause call, which stays until the loop is partitioned (its value
+    // may be computed in the kernel); a combined construct's is a kernel parameter (outline.rs
+    // passes it).
+    let statics: Vec<Option<StaticChunk>> = all
         .iter()
-        .map(|s| {
-            let clauses = match s {
-                LoopSource::Combined => &r.directive.clauses,
-                LoopSource::Directive(d) => &d.clauses,
-            };
-            clauses.iter().find_map(|c| if let Clause::GangStatic(s) = c { *s } else { None })
+        .map(|s| match s {
+            LoopSource::Combined => r.directive.clauses.iter().find_map(|c| match c {
+                Clause::GangStatic(Some(v)) if v.const_int_value().is_some() => Some(StaticChunk::Value(*v)),
+                Clause::GangStatic(Some(v)) => r.value_in(k, *v).map(StaticChunk::Value),
+                _ => None,
+            }),
+            LoopSource::Directive(d) => d.clauses.iter().find_map(|c| match c {
+                Clause::GangStatic(Some(v)) if v.const_int_value().is_some() => Some(StaticChunk::Value(*v)),
+                Clause::GangStatic(Some(v)) => {
+                    d.clause_calls.iter().find(|call| call.call_arg_count() == 3 && call.call_arg(2) == *v).map(|call| StaticChunk::ClauseCall(*call))
+                }
+                _ => None,
+            }),
         })
         .collect();
     // The tile marks of a tiled nest's two loop sets, for the report.
@@ -440,6 +456,12 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
                 outer.describe()
             ),
         ),
+        crate::mapping::MappingError::BadGangDim { loop_index, dim, outer_dim } => AccError::user(
+            &descs[loop_index].2,
+            format!(
+                "this loop is 'gang(dim: {dim})' but it is nested in a 'gang(dim: {outer_dim})' loop: a gang loop may contain only gang loops of a lower dimension"
+            ),
+        ),
     })?;
     let parents: Vec<Option<usize>> = descs.iter().map(|(d, _, _)| d.parent).collect();
     // A loop's iterations run on the finest level it is spread over (a gang loop with no
@@ -447,9 +469,13 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     // one copy per such executor.
     let effective = crate::mapping::effective_levels(&levels, &parents);
     mark_private_clauses(k, r, &loops, &effective);
-    // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory.
+    // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory;
+    // a chunk size's call stays until the loop is partitioned, to keep its value alive.
+    let kept: Vec<Value> = statics.iter().filter_map(|s| if let Some(StaticChunk::ClauseCall(c)) = s { Some(*c) } else { None }).collect();
     for d in &loops {
-        contract::erase_clause_calls(d);
+        for c in d.clause_calls.iter().filter(|c| !kept.contains(c)) {
+            c.erase();
+        }
     }
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
@@ -458,7 +484,15 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let mut plans = Vec::new();
     let mut report = Vec::new();
     for (((((desc, collapse, loc), lv), eff), gang_static), tile) in descs.iter().zip(&levels).zip(&effective).zip(&statics).zip(&tiles) {
-        report.push(crate::report::LoopNote { loc: loc.clone(), kind: desc.kind, assigned: *lv, effective: *eff, collapse: *collapse, tile: tile.clone() });
+        report.push(crate::report::LoopNote {
+            loc: loc.clone(),
+            kind: desc.kind,
+            assigned: *lv,
+            effective: *eff,
+            collapse: *collapse,
+            tile: tile.clone(),
+            gang_dim: desc.gang_dim,
+        });
         let lv = eff;
         let (begin, end) = match plans.len() {
             0 if cb.is_some() => (cb.unwrap(), ce.unwrap()),
@@ -469,19 +503,38 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         };
         let unroll = red.accumulating.contains(&plans.len());
         // A static chunk only schedules a loop spread over the gangs.
-        let gang_static = gang_static.filter(|_| lv.gang);
-        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll, gang_static });
+        let gang_static = gang_static.filter(|_| lv.gang).map(|s| match s {
+            StaticChunk::Value(v) => v,
+            // After SSA construction: the call's operand is the value the loop starts with.
+            StaticChunk::ClauseCall(c) => c.call_arg(2),
+        });
+        plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll, gang_static, gang_dim: desc.gang_dim });
     }
     let parts = partition_kernel(dev, k, &plans)?;
+    for c in kept {
+        c.erase();
+    }
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
     let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
-    let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
+    let gang_trips = parts.gang_trips.map(|t| t.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv))));
+    let gang_dims: Vec<u8> = descs.iter().zip(&levels).filter(|(_, lv)| lv.gang).map(|((d, _, _), _)| d.gang_dim).collect();
     // A loop spread over the vector lanes (a lone gang or worker loop, mapping.rs) needs
     // lanes in the default launch, or it runs on blocks of one thread per worker.
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
-    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
+    // A row reduction keeps its dimension to one gang, which num_gangs cannot then size.
+    if let Some(Clause::NumGangs(values)) = r.directive.clauses.iter().find(|c| matches!(c, Clause::NumGangs(_))) {
+        for (d, v) in values.iter().enumerate() {
+            if red.single_gang_dims & (1 << d) != 0 && v.const_int_value() != Some(1) {
+                return Err(AccError::unsupported(
+                    &r.directive.loc,
+                    format!("'num_gangs' for gang dimension {} of a kernel whose gang(dim: {}) loop, nested in a gang loop of a higher dimension, reduces a variable private to that loop's iteration (accc runs such a loop's iterations on one gang of dimension {}: leave that dimension to the compiler)", d + 1, d + 1, d + 1),
+                ));
+            }
+        }
+    }
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the
@@ -527,6 +580,7 @@ fn reductions<'ctx>(
             parent: None,
             items: construct.clone(),
             private: privates(&r.directive.clauses).into_iter().filter_map(|p| r.value_in(k, crate::outline::strip(p))).collect(),
+            gang_dim: descs[0].0.gang_dim,
         });
     }
     let first = inputs.len();
@@ -539,12 +593,56 @@ fn reductions<'ctx>(
             parent: descs[first + i].0.parent,
             items: of(&d.clauses),
             private: privates(&d.clauses),
+            gang_dim: descs[first + i].0.gang_dim,
         });
     }
     let out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
     Ok(out)
+}
+
+/// `worker(num: n)` and `vector(length: n)` size the kernel a `kernels` loop nest becomes
+/// (kernels.rs takes the top loop's value, or a constant of a loop inside it): a value only
+/// known inside the kernel cannot, two different constants would leave one unused, and
+/// outside `kernels` the construct's `num_workers`/`vector_length` size the launch.
+fn check_loop_sizes<'ctx>(r: &Outlined<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
+    let in_kernels = r.compute == crate::contract::ComputeKind::Kernels;
+    for (name, pick) in [
+        ("worker(num:)", (|c: &Clause<'ctx>| if let Clause::Worker(Some(v)) = c { Some(*v) } else { None }) as fn(&Clause<'ctx>) -> Option<Value<'ctx>>),
+        ("vector(length:)", |c: &Clause<'ctx>| if let Clause::Vector(Some(v)) = c { Some(*v) } else { None }),
+    ] {
+        let mut chosen: Option<(i64, Loc)> = r.directive.clauses.iter().find_map(pick).and_then(|v| v.const_int_value()).map(|n| (n, r.directive.loc.clone()));
+        for d in loops {
+            let Some(v) = d.clauses.iter().find_map(pick) else { continue };
+            if !in_kernels {
+                return Err(AccError::user(&d.loc, format!("{name} sizes the kernel of a 'kernels' loop nest; here the compute construct's launch clauses do")));
+            }
+            let Some(n) = v.const_int_value() else {
+                return Err(AccError::unsupported(
+                    &d.loc,
+                    format!("'{name}' with a value that is not a constant on a loop inside a kernels loop nest (the value would be known only inside the kernel it sizes: give it on the loop that tops the nest)"),
+                ));
+            };
+            match &chosen {
+                Some((m, at)) if *m != n => {
+                    return Err(AccError::user(&d.loc, format!("{name} of this loop ({n}) differs from the one at {at} ({m}): the loops of one kernels loop nest are one kernel, of one size")));
+                }
+                Some(_) => {}
+                None => chosen = Some((n, d.loc.clone())),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where a loop's `gang(static: s)` chunk size comes from in the kernel.
+#[derive(Clone, Copy, Debug)]
+enum StaticChunk<'ctx> {
+    /// A constant, or the kernel parameter a combined construct's value became.
+    Value(Value<'ctx>),
+    /// The loop directive's `gang.static` clause call, whose operand is the value.
+    ClauseCall(Value<'ctx>),
 }
 
 /// Names each array of an explicit `private` clause after the level of its construct
@@ -610,9 +708,10 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
         let has = |f: &dyn Fn(&Clause<'ctx>) -> bool| cl.iter().any(f);
         let explicit = Levels {
             gang: has(&|c| matches!(c, Clause::Gang)),
-            worker: has(&|c| matches!(c, Clause::Worker)),
-            vector: has(&|c| matches!(c, Clause::Vector)),
+            worker: has(&|c| matches!(c, Clause::Worker(_))),
+            vector: has(&|c| matches!(c, Clause::Vector(_))),
         };
+        let gang_dim = cl.iter().find_map(|c| if let Clause::GangDim(d) = c { Some(*d) } else { None }).unwrap_or(1);
         let kind = if has(&|c| matches!(c, Clause::Seq)) {
             LoopKind::Seq
         } else if !explicit.is_seq() {
@@ -637,7 +736,7 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
             LoopSource::Combined => region.loc.clone(),
             LoopSource::Directive(d) => d.loc.clone(),
         };
-        out.push((LoopDesc { kind, parent }, collapse, loc));
+        out.push((LoopDesc { kind, parent, gang_dim }, collapse, loc));
     }
     out
 }

@@ -8,8 +8,17 @@
 
 use crate::ir::{Builder, Module, Value};
 
+/// The gang's index in the whole grid, linearised (`x + X * (y + Y * z)`), and the number of
+/// gangs of the grid (`X * Y * Z`): what reductions across gangs count and index by.
 pub const GANG_ID: &str = "__acc_gang_id";
 pub const NUM_GANGS: &str = "__acc_num_gangs";
+/// The gang's index and the gang count in one dimension of the grid (`gang(dim: d)` loops).
+pub const GANG_ID_1: &str = "__acc_gang_id_1";
+pub const GANG_ID_2: &str = "__acc_gang_id_2";
+pub const GANG_ID_3: &str = "__acc_gang_id_3";
+pub const NUM_GANGS_1: &str = "__acc_num_gangs_1";
+pub const NUM_GANGS_2: &str = "__acc_num_gangs_2";
+pub const NUM_GANGS_3: &str = "__acc_num_gangs_3";
 pub const WORKER_ID: &str = "__acc_worker_id";
 pub const NUM_WORKERS: &str = "__acc_num_workers";
 pub const VECTOR_ID: &str = "__acc_vector_id";
@@ -24,10 +33,20 @@ pub const WARP_REDUX: &str = "__acc_warp_redux";
 pub const WARP_REDUX_AVAILABLE: &str = "__acc_warp_redux_available";
 
 /// Every function of the interface.
-pub const ALL: [&str; 12] = [
-    GANG_ID, NUM_GANGS, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER, SHFL_DOWN, SHFL_IDX, WARP_REDUX,
+pub const ALL: [&str; 18] = [
+    GANG_ID, NUM_GANGS, GANG_ID_1, GANG_ID_2, GANG_ID_3, NUM_GANGS_1, NUM_GANGS_2, NUM_GANGS_3, WORKER_ID, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, SYNC_GANG, SYNC_WORKER, SHFL_DOWN, SHFL_IDX, WARP_REDUX,
     WARP_REDUX_AVAILABLE,
 ];
+
+/// The id and count functions of gang dimension `dim` (1 to 3; anything else is dimension 1,
+/// which the contract reader never lets through).
+pub fn gang_dimension(dim: u8) -> (&'static str, &'static str) {
+    match dim {
+        2 => (GANG_ID_2, NUM_GANGS_2),
+        3 => (GANG_ID_3, NUM_GANGS_3),
+        _ => (GANG_ID_1, NUM_GANGS_1),
+    }
+}
 
 /// Which threads a synchronisation point waits for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

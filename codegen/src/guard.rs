@@ -21,6 +21,8 @@
 //!   any sync, an access to memory or another partitioned loop within the same enclosing
 //!   partitioned iteration gets a sync at its exit; one followed only by the end of that
 //!   iteration (e.g. a gang loop's latch) does not, so a nest without communication has none.
+//!   A gang loop nested in a gang loop of a higher dimension (`gang(dim: 1)` in
+//!   `gang(dim: 2)`) is such a loop too: its gang's lanes share the outer iteration.
 //!   When lanes share private arrays (privatize.rs), the next iteration counts too: it may
 //!   overwrite what slower lanes still read.
 //!
@@ -172,7 +174,11 @@ fn sync_loop_exits<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>,
         Event::Nothing
     };
     let mut todo = Vec::new();
-    for l in plo.iter().filter(|l| !l.levels.gang) {
+    // Worker and vector loops, and gang loops inside another gang loop (a `gang(dim: 1)` loop
+    // in a `gang(dim: 2)` one, whose iteration the gang's lanes share): an outermost gang
+    // loop's exit is where the gangs part.
+    let nested = |l: &PLoop| plo.iter().any(|e| e.header != l.header && e.body.contains(&l.header));
+    for l in plo.iter().filter(|l| !l.levels.gang || nested(l)) {
         let around: Vec<&PLoop> = plo.iter().filter(|e| e.header != l.header && e.body.contains(&l.header)).collect();
         let enclosing = around.iter().min_by_key(|e| e.body.len());
         let outer = around.iter().fold(Levels::NONE, |a, e| a.union(e.levels));

@@ -18,6 +18,7 @@ use crate::contract::{Clause, DataKind, Var};
 use crate::device::KernelPlan;
 use crate::error::Result;
 use crate::expr;
+use crate::mapping::GangCount;
 use crate::ir::{Builder, Context, IntPred, Module, Value};
 use crate::outline::{Capture, Outlined};
 use crate::data::emit_waits;
@@ -48,16 +49,21 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
 
     // The user's launch sizes must be positive on either path (the host fallback ignores
     // them, the device path would take 0 for "default").
+    // A combined construct's chunk size known at run time too (`gang(static: 0)`).
+    let combined = matches!(d.kind, crate::contract::DirectiveKind::Compute { combined_loop: true, .. });
     for c in &d.clauses {
-        let (clause, v) = match c {
-            Clause::NumGangs(v) => (acc_directives::Clause::NumGangs, v),
-            Clause::GangNum(v) => (acc_directives::Clause::NumGangs, v),
-            Clause::NumWorkers(v) => (acc_directives::Clause::NumWorkers, v),
-            Clause::VectorLength(v) => (acc_directives::Clause::VectorLength, v),
+        let (clause, values) = match c {
+            Clause::NumGangs(v) => (acc_directives::Clause::NumGangs, v.as_slice()),
+            Clause::GangNum(v) => (acc_directives::Clause::NumGangs, std::slice::from_ref(v)),
+            Clause::NumWorkers(v) => (acc_directives::Clause::NumWorkers, std::slice::from_ref(v)),
+            Clause::VectorLength(v) => (acc_directives::Clause::VectorLength, std::slice::from_ref(v)),
+            Clause::GangStatic(Some(v)) if combined && v.const_int_value().is_none() => (acc_directives::Clause::GangStatic, std::slice::from_ref(v)),
             _ => continue,
         };
         let name = b.global_string(clause.name(), ".acc.clause");
-        b.call(rt.check_launch_size, &[*v, name, loc_s], "");
+        for v in values {
+            b.call(rt.check_launch_size, &[*v, name, loc_s], "");
+        }
     }
     // Before either path: the construct's queue (the host, without `async`) waits.
     emit_waits(&b, ctx, &rt, d, loc_s);
@@ -148,7 +154,15 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
     let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
-    q.call(&b, rt.launch, rt.launch_async, &[desc, gangs, workers, vector, args]);
+    // One dimension unless a gang dimension beyond the first can be other than 1.
+    match gangs {
+        [x, y, z] if y.const_int_value() == Some(1) && z.const_int_value() == Some(1) => {
+            q.call(&b, rt.launch, rt.launch_async, &[desc, x, workers, vector, args]);
+        }
+        [x, y, z] => {
+            q.call(&b, rt.launch_grid, rt.launch_grid_async, &[desc, x, y, z, workers, vector, args]);
+        }
+    }
     crate::data::emit_attachments(&b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
     // Exits in the reverse order of the entries: the parts before their wholes.
     for ((_, v), item) in own.iter().zip(&items).rev() {
@@ -251,7 +265,8 @@ fn arg_array<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, f: Value<'ctx>, vals: 
     arr
 }
 
-fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract::Directive<'ctx>, plan: &KernelPlan, host_vals: &[Value<'ctx>]) -> (Value<'ctx>, Value<'ctx>, Value<'ctx>) {
+/// The grid's gang counts (dimensions 1 to 3), workers and vector length of the launch.
+fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract::Directive<'ctx>, plan: &KernelPlan, host_vals: &[Value<'ctx>]) -> ([Value<'ctx>; 3], Value<'ctx>, Value<'ctx>) {
     let i64t = ctx.i64();
     let clause = |f: &dyn Fn(&Clause<'ctx>) -> Option<Value<'ctx>>| d.clauses.iter().find_map(f);
     let workers = clause(&|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None })
@@ -263,36 +278,51 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
         _ => crate::contract::ComputeKind::Parallel,
     };
     // `gang(num: n)` of the loop a kernels part runs (kernels.rs) beats the construct's num_gangs.
-    let num_gangs = clause(&|c| if let Clause::GangNum(v) = c { Some(*v) } else { None })
-        .or_else(|| clause(&|c| if let Clause::NumGangs(v) = c { Some(*v) } else { None }));
+    let num_gangs: Vec<Value<'ctx>> = clause(&|c| if let Clause::GangNum(v) = c { Some(*v) } else { None })
+        .map(|v| vec![v])
+        .or_else(|| d.clauses.iter().find_map(|c| if let Clause::NumGangs(v) = c { Some(v.clone()) } else { None }))
+        .unwrap_or_default();
     // One gang runs a serial region, and any region without a gang loop or num_gangs: in
     // `kernels` its code outside loops must run once; in `parallel` more gangs would only
     // repeat the same work (and a reduction on the construct would count it once per gang).
-    let no_gang_loop = num_gangs.is_none() && !plan.loops.iter().any(|l| l.assigned.gang);
-    let gangs = if compute.is_sequential() || no_gang_loop {
-        i64t.const_int(1)
-    } else if let Some(g) = num_gangs {
-        g
-    } else {
-        plan.gang_trip
-            .as_ref()
-            .and_then(|(e, levels)| {
-                let trip = expr::emit(e, b, ctx, host_vals)?;
-                let trip = b.sext_or_trunc(trip, i64t);
-                let mut per = i64t.const_int(1);
-                if levels.worker {
-                    per = b.mul(per, workers);
-                }
-                if levels.vector {
-                    per = b.mul(per, vector);
-                }
-                let one = i64t.const_int(1);
-                let per = b.select(b.icmp(IntPred::LLVMIntSGT, per, one), per, one);
-                let g = b.sdiv(b.sub(b.add(trip, per), one), per);
-                Some(b.select(b.icmp(IntPred::LLVMIntSGT, g, one), g, one))
-            })
-            .unwrap_or_else(|| i64t.const_int(0))
-    };
+    let shape = crate::mapping::grid_shape(compute.is_sequential(), num_gangs.len(), &plan.gang_dims);
+    // A dimension a row reduction keeps to one gang (reduction.rs) has one.
+    let mut shape = shape;
+    for (d, count) in shape.iter_mut().enumerate() {
+        if plan.single_gang_dims & (1 << d) != 0 {
+            *count = GangCount::One;
+        }
+    }
+    let gangs = shape.map(|count| match count {
+        GangCount::One => i64t.const_int(1),
+        GangCount::Clause(i) => num_gangs[i],
+        GangCount::Trip => i64t.const_int(0),
+    });
+    let mut gangs = gangs;
+    for (d, count) in shape.iter().enumerate() {
+        if *count != GangCount::Trip {
+            continue;
+        }
+        // The gangs the loop's iterations fill, its workers and lanes taking one each per
+        // round; the runtime's default when the host cannot compute the trip count.
+        if let Some(g) = plan.gang_trips[d].as_ref().and_then(|(e, levels)| {
+            let trip = expr::emit(e, b, ctx, host_vals)?;
+            let trip = b.sext_or_trunc(trip, i64t);
+            let mut per = i64t.const_int(1);
+            if levels.worker {
+                per = b.mul(per, workers);
+            }
+            if levels.vector {
+                per = b.mul(per, vector);
+            }
+            let one = i64t.const_int(1);
+            let per = b.select(b.icmp(IntPred::LLVMIntSGT, per, one), per, one);
+            let g = b.sdiv(b.sub(b.add(trip, per), one), per);
+            Some(b.select(b.icmp(IntPred::LLVMIntSGT, g, one), g, one))
+        }) {
+            gangs[d] = g;
+        }
+    }
     (gangs, workers, vector)
 }
 

@@ -12,6 +12,10 @@
 //! between the launches; its other clauses (`if`, `self`, `default`, launch sizes, `async`) go to
 //! every part, except `wait`, which the data region does first (the parts then follow in
 //! queue order).
+//! A loop nest's `worker(num: n)` and `vector(length: n)` (the top loop's value, or a
+//! constant of a loop inside it) become its kernel's `num_workers`/`vector_length`, in a
+//! split part and in a `kernels loop` alike (clang allows them only when the construct has
+//! no such clause).
 //! Produces: the new directive list, with begin/end markers inserted for the stretches.
 //! Does not analyse dependences: a loop nest without `independent` (or gang/worker/vector)
 //! still runs sequentially on one thread.
@@ -30,14 +34,23 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         if absorbed.contains(&d.id) {
             continue;
         }
-        if d.kind != (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: false }) {
+        if !matches!(d.kind, DirectiveKind::Compute { kind: ComputeKind::Kernels, .. }) {
             out.push(d.clone());
             continue;
         }
         let cfg = FunctionCfg::new(d.function);
-        let body_start = d.last_header_call();
         let inside = |o: &Directive<'ctx>, outer: (Value<'ctx>, Value<'ctx>)| contract::encloses(&cfg, outer, (o.begin, o.end));
         let loops: Vec<&Directive> = directives.iter().filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function && inside(o, (d.begin, d.end))).collect();
+        if d.kind == (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true }) {
+            // `kernels loop`: one loop nest, one kernel, sized by its loops like a split part.
+            let (workers, vector) = nest_sizes(&std::iter::once(d).chain(loops.iter().copied()).collect::<Vec<_>>());
+            let mut sized = d.clone();
+            sized.clauses.extend(workers.map(Clause::NumWorkers));
+            sized.clauses.extend(vector.map(Clause::VectorLength));
+            out.push(sized);
+            continue;
+        }
+        let body_start = d.last_header_call();
         let top: Vec<&Directive> = loops
             .iter()
             .copied()
@@ -63,9 +76,19 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             }
             absorbed.insert(l.id);
             let mut clauses = l.clauses.clone();
-            // The loop's `gang(num: n)` is its kernel's gang count, over the construct's num_gangs.
+            // The loop's `gang(num: n)` is its kernel's gang count, over the construct's num_gangs;
+            // `worker(num: n)` and `vector(length: n)` of the nest's loops likewise size it.
             let gang_num = l.has(|c| matches!(c, Clause::GangNum(_)));
-            clauses.extend(shared.iter().filter(|c| !(gang_num && matches!(c, Clause::NumGangs(_)))).cloned());
+            let nest: Vec<&Directive> = std::iter::once(*l).chain(loops.iter().copied().filter(|o| o.id != l.id && inside(o, (l.begin, l.end)))).collect();
+            let (workers, vector) = nest_sizes(&nest);
+            clauses.extend(shared.iter().filter(|c| match c {
+                Clause::NumGangs(_) => !gang_num,
+                Clause::NumWorkers(_) => workers.is_none(),
+                Clause::VectorLength(_) => vector.is_none(),
+                _ => true,
+            }).cloned());
+            clauses.extend(workers.map(Clause::NumWorkers));
+            clauses.extend(vector.map(Clause::VectorLength));
             out.push(Directive {
                 kind: DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true },
                 name: acc_directives::Directive::KernelsLoop.name().into(),
@@ -79,6 +102,21 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         }
     }
     out
+}
+
+/// The worker count and vector length the loops of one `kernels` loop nest (its top loop
+/// first) give their kernel with `worker(num: n)` and `vector(length: n)`: the first given,
+/// on the top loop any value, on a loop inside it a constant (the nest's other values are
+/// computed inside the kernel, too late to size its launch: device.rs rejects them).
+fn nest_sizes<'ctx>(nest: &[&Directive<'ctx>]) -> (Option<Value<'ctx>>, Option<Value<'ctx>>) {
+    let usable = |i: usize, v: &Value<'ctx>| i == 0 || v.const_int_value().is_some();
+    let first = |pick: &dyn Fn(&Clause<'ctx>) -> Option<Value<'ctx>>| {
+        nest.iter().enumerate().find_map(|(i, d)| d.clauses.iter().find_map(pick).filter(|v| usable(i, v)))
+    };
+    (
+        first(&|c| if let Clause::Worker(Some(v)) = c { Some(*v) } else { None }),
+        first(&|c| if let Clause::Vector(Some(v)) = c { Some(*v) } else { None }),
+    )
 }
 
 /// The code after `from` up to `to`, as a sequential region, when it does anything.

@@ -109,6 +109,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     let had_markers = [contract::BEGIN, contract::CLAUSE, contract::END].iter().any(|n| m.function(n).is_some());
     // Routines first: they are declarations, and what the rest reads must not see them.
     let routines = routine::collect(&directives)?;
+    routine::check_gang_dims(&routines, &directives)?;
     routine::erase_directives(m, &directives);
     directives.retain(|d| d.kind != DirectiveKind::Routine);
     contract::check_orphaned_loops(&directives, &routines.iter().map(|r| r.function).collect::<Vec<_>>())?;

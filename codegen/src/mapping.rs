@@ -4,6 +4,9 @@
 //! Levels follow the OpenUH mapping (shared/seeds/nested-loop-transformation-openuh-ccpe.txt):
 //! gang → blockIdx.x, worker → threadIdx.y, vector → threadIdx.x; every partitioned loop
 //! strides by the number of threads at its levels, so any trip count runs on any launch.
+//! A `gang(dim: d)` loop's gang level is grid dimension d (blockIdx.y, .z); gang loops nest
+//! by decreasing dimension (OpenACC 3.3 §2.9.2), and `grid_shape` says how the host sizes
+//! each dimension.
 //!
 //! Loops without a level clause: in `parallel`, an `independent` (implicit) loop gets the
 //! outermost free level(s): the outermost gets gang (and vector too when it is alone), the
@@ -77,12 +80,18 @@ pub struct LoopDesc {
     pub kind: LoopKind,
     /// Index of the enclosing acc loop in the same region, if any.
     pub parent: Option<usize>,
+    /// `gang(dim: d)`: the gang dimension the loop is partitioned over when it gets the gang
+    /// level (1 without the argument, and for a gang level the compiler assigns).
+    pub gang_dim: u8,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MappingError {
     /// A loop uses a level that an enclosing loop already uses, or an outer level.
     BadNesting { loop_index: usize, levels: Levels, outer: Levels },
+    /// A gang loop inside a gang loop whose dimension is not higher (OpenACC 3.3 §2.9.2: a
+    /// `gang(dim: d)` loop may contain only gang loops of a lower dimension).
+    BadGangDim { loop_index: usize, dim: u8, outer_dim: u8 },
 }
 
 /// Assigns levels to every loop (`loops` are in program order, parents before children).
@@ -141,16 +150,36 @@ pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Lev
             }
             _ => Levels::NONE,
         };
-        // Nesting rule: a loop's levels must all be inner to every enclosing loop's levels.
+        // Nesting rule: a loop's levels must all be inner to every enclosing loop's levels,
+        // but for gang loops of decreasing dimensions inside gang-only loops.
         if !levels.is_seq() {
             let shallowest = if levels.gang { 1 } else if levels.worker { 2 } else { 3 };
-            if shallowest <= outer.depth() {
+            let outer_gang_only = outer.gang && !outer.worker && !outer.vector;
+            if levels.gang && outer_gang_only {
+                let outer_dim = enclosing_gang_dim(i, loops, &out).expect("an enclosing loop has the gang level");
+                if loops[i].gang_dim >= outer_dim {
+                    return Err(MappingError::BadGangDim { loop_index: i, dim: loops[i].gang_dim, outer_dim });
+                }
+            } else if shallowest <= outer.depth() {
                 return Err(MappingError::BadNesting { loop_index: i, levels, outer });
             }
         }
         out[i] = levels;
     }
     Ok(out)
+}
+
+/// The lowest gang dimension of the gang loops enclosing loop i (None: no gang loop).
+fn enclosing_gang_dim(i: usize, loops: &[LoopDesc], assigned: &[Levels]) -> Option<u8> {
+    let mut dim = None;
+    let mut p = loops[i].parent;
+    while let Some(j) = p {
+        if assigned[j].gang {
+            dim = Some(dim.map_or(loops[j].gang_dim, |d: u8| d.min(loops[j].gang_dim)));
+        }
+        p = loops[j].parent;
+    }
+    dim
 }
 
 fn enclosing(i: usize, loops: &[LoopDesc], assigned: &[Levels]) -> Levels {
@@ -229,6 +258,39 @@ pub fn default_shape(compute: ComputeKind, used: &[Levels]) -> LaunchShape {
     }
 }
 
+/// Where the host takes the gang count of one grid dimension from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GangCount {
+    /// Value i of the `num_gangs` clause (or a `kernels` loop's `gang(num:)`).
+    Clause(usize),
+    /// The trip count of the first loop partitioned over the dimension (the runtime's
+    /// default when the host cannot compute it).
+    Trip,
+    One,
+}
+
+/// The grid's shape (gang dimensions 1, 2, 3): a sequential construct, and a region without
+/// `num_gangs` and without gang loops, run one gang; `num_gangs` gives its values, the
+/// dimensions it leaves out being 1 (OpenACC 3.3 §2.5.10); otherwise each dimension that a
+/// gang loop is partitioned over (`gang_dims`, those loops' `dim:`) is sized by that loop's
+/// trip count and the others are 1, so no gang repeats another's work.
+pub fn grid_shape(sequential: bool, clause_values: usize, gang_dims: &[u8]) -> [GangCount; 3] {
+    let mut shape = [GangCount::One; 3];
+    if sequential {
+        return shape;
+    }
+    for (d, s) in shape.iter_mut().enumerate() {
+        if clause_values > 0 {
+            if d < clause_values {
+                *s = GangCount::Clause(d);
+            }
+        } else if gang_dims.contains(&(d as u8 + 1)) {
+            *s = GangCount::Trip;
+        }
+    }
+    shape
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -259,7 +321,44 @@ mod tests {
     }
 
     fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind, parent }
+        LoopDesc { kind, parent, gang_dim: 1 }
+    }
+    fn gang_dim(d: u8, parent: Option<usize>) -> LoopDesc {
+        LoopDesc { kind: Explicit(G), parent, gang_dim: d }
+    }
+
+    #[test]
+    fn gang_loops_nest_by_decreasing_dimension() {
+        // gang(dim: 3) { gang(dim: 2) { gang(dim: 1) { vector } } }
+        let r = assign_levels(Parallel, &[gang_dim(3, None), gang_dim(2, Some(0)), gang_dim(1, Some(1)), l(Explicit(V), Some(2))]).unwrap();
+        assert_eq!(r, vec![G, G, G, V]);
+        // gang(dim: 2) { unspecified }: the inner loop gets the thread levels, not a gang dimension.
+        assert_eq!(assign_levels(Parallel, &[gang_dim(2, None), l(Unspecified, Some(0))]).unwrap(), vec![G, V]);
+        // Same or higher dimension inside: an error naming both dimensions.
+        let e = assign_levels(Parallel, &[gang_dim(2, None), gang_dim(2, Some(0))]).unwrap_err();
+        assert_eq!(e, MappingError::BadGangDim { loop_index: 1, dim: 2, outer_dim: 2 });
+        let e = assign_levels(Parallel, &[gang_dim(3, None), gang_dim(1, Some(0)), gang_dim(2, Some(1))]).unwrap_err();
+        assert_eq!(e, MappingError::BadGangDim { loop_index: 2, dim: 2, outer_dim: 1 });
+        // A gang loop inside a worker loop stays a nesting error whatever its dimension.
+        let e = assign_levels(Parallel, &[l(Explicit(GWV), None), gang_dim(1, Some(0))]).unwrap_err();
+        assert!(matches!(e, MappingError::BadNesting { loop_index: 1, .. }));
+    }
+
+    #[test]
+    fn grid_shapes() {
+        use GangCount::*;
+        // No clause: the dimensions gang loops use, sized by their trip counts.
+        assert_eq!(grid_shape(false, 0, &[1]), [Trip, One, One]);
+        assert_eq!(grid_shape(false, 0, &[2, 1]), [Trip, Trip, One]);
+        assert_eq!(grid_shape(false, 0, &[2]), [One, Trip, One]);
+        assert_eq!(grid_shape(false, 0, &[3, 1]), [Trip, One, Trip]);
+        assert_eq!(grid_shape(false, 0, &[]), [One, One, One]);
+        // num_gangs: its values, the dimensions it leaves out are 1 (OpenACC 3.3 §2.5.10).
+        assert_eq!(grid_shape(false, 2, &[3, 2, 1]), [Clause(0), Clause(1), One]);
+        assert_eq!(grid_shape(false, 1, &[2]), [Clause(0), One, One]);
+        assert_eq!(grid_shape(false, 3, &[]), [Clause(0), Clause(1), Clause(2)]);
+        // serial and the sequential parts of kernels: one gang.
+        assert_eq!(grid_shape(true, 2, &[1]), [One, One, One]);
     }
 
     #[test]

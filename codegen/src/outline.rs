@@ -130,6 +130,17 @@ pub fn outline<'ctx>(
             captured.push(g);
         }
     }
+    // A combined construct's `gang(static: s)` chunk size computed at run time: the kernel
+    // partitions the loop with it (device.rs), so it is passed as a value.
+    if let DirectiveKind::Compute { combined_loop: true, .. } = d.kind {
+        for c in &d.clauses {
+            if let Clause::GangStatic(Some(v)) = c {
+                if v.const_int_value().is_none() && seen.insert(*v) {
+                    captured.push(*v);
+                }
+            }
+        }
+    }
 
     let mut all_vars: Vec<(DataKind, &Var)> = enclosing_data.iter().map(|(k, v)| (*k, v)).collect();
     all_vars.extend(d.clauses.iter().filter_map(|c| match c {

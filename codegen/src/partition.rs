@@ -4,7 +4,8 @@
 //! `__acc_begin`/`__acc_end` calls, each with its assigned `Levels` (mapping.rs).
 //! Produces: each partitioned loop rewritten to the OpenUH "sliding window" form
 //! (shared/seeds/nested-loop-transformation-openuh-ccpe.txt, Figs. 3, 5, 6): a normalised
-//! i64 iteration index `k` starts at the thread's id over the loop's levels and strides by
+//! i64 iteration index `k` starts at the thread's id over the loop's levels (the gang level
+//! being the grid dimension of the loop's `gang(dim:)`) and strides by
 //! the number of threads at those levels (read from the launch, not assumed), so any trip
 //! count runs correctly on any launch size. `collapse(n)` loops share one index over the
 //! product of their trip counts (code between the loops, which `collapse(force: n)` allows,
@@ -32,8 +33,11 @@ pub struct LoopPlan<'ctx> {
     /// loop inside).
     pub unroll: bool,
     /// `gang(static: s)`: gang g runs the chunks of s iterations g, g + G, g + 2G, ... (G
-    /// gangs), its workers and lanes sharing each chunk; None: the sliding window alone.
-    pub gang_static: Option<u64>,
+    /// gangs), its workers and lanes sharing each chunk; None: the sliding window alone. The
+    /// value is an i64 in the kernel (a constant, or a value known when the loop starts).
+    pub gang_static: Option<Value<'ctx>>,
+    /// `gang(dim: d)`: the gang dimension (1 to 3) the loop's gang level is (when it has it).
+    pub gang_dim: u8,
 }
 
 /// How a partitioned loop's body is compiled, from how many distinct addresses outside
@@ -76,7 +80,7 @@ pub type GangTrip<'ctx> = Option<Value<'ctx>>;
 
 /// Partitions every planned loop.
 pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[LoopPlan<'ctx>]) -> Result<Partitioned<'ctx>> {
-    let mut gang_trip = None;
+    let mut gang_trips = [None, None, None];
     let mut headers = Vec::new();
     for p in plans {
         if p.levels.is_seq() {
@@ -101,12 +105,13 @@ pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[Loo
             let h = cfg.blocks[l.header];
             !collapsed.contains(&h) && outer_blocks.contains(&h)
         });
-        let total = rewrite_nest(m, &nest, p.levels, &p.loc, p.unroll && innermost && p.gang_static.is_none(), p.gang_static)?;
-        if gang_trip.is_none() && p.levels.gang {
-            gang_trip = Some((total, p.levels));
+        let total = rewrite_nest(m, &nest, p.levels, p.gang_dim, &p.loc, p.unroll && innermost && p.gang_static.is_none(), p.gang_static)?;
+        let slot = &mut gang_trips[usize::from(p.gang_dim.clamp(1, 3) - 1)];
+        if slot.is_none() && p.levels.gang {
+            *slot = Some((total, p.levels));
         }
     }
-    Ok(Partitioned { gang_trip, headers })
+    Ok(Partitioned { gang_trips, headers })
 }
 
 /// The loop `p` binds to and the `collapse - 1` loops nested in it, outermost first, as
@@ -122,8 +127,9 @@ fn recognise_nest<'ctx>(cfg: &FunctionCfg<'ctx>, p: &LoopPlan<'ctx>) -> Result<V
 }
 
 pub struct Partitioned<'ctx> {
-    /// The i64 trip count of the first gang-partitioned loop and its levels.
-    pub gang_trip: Option<(Value<'ctx>, Levels)>,
+    /// Per gang dimension (1 to 3), the i64 trip count of the first loop partitioned over it
+    /// and that loop's levels.
+    pub gang_trips: [Option<(Value<'ctx>, Levels)>; 3],
     /// Header block and levels of every partitioned loop.
     pub headers: Vec<(Block<'ctx>, Levels)>,
 }
@@ -208,14 +214,16 @@ fn inner_loop<'ctx>(cfg: &FunctionCfg<'ctx>, outer: &LoopShape<'ctx>, loc: &Loc)
         })
 }
 
-/// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir).
-fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels) -> (Value<'ctx>, Value<'ctx>) {
-    use crate::devrt::{GANG_ID, NUM_GANGS, NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, WORKER_ID};
+/// Thread id and thread count over `levels` (i64), from the device runtime (runtime-ir); the
+/// gang level is gang dimension `gang_dim` of the grid.
+fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels, gang_dim: u8) -> (Value<'ctx>, Value<'ctx>) {
+    use crate::devrt::{NUM_WORKERS, VECTOR_ID, VECTOR_LENGTH, WORKER_ID};
     let call = |name: &str| crate::devrt::id(m, b, name);
+    let (gang_id, num_gangs) = crate::devrt::gang_dimension(gang_dim);
     let mut id: Option<Value> = None;
     let mut count: Option<Value> = None;
     for (on, idf, nf) in [
-        (levels.gang, GANG_ID, NUM_GANGS),
+        (levels.gang, gang_id, num_gangs),
         (levels.worker, WORKER_ID, NUM_WORKERS),
         (levels.vector, VECTOR_ID, VECTOR_LENGTH),
     ] {
@@ -238,7 +246,7 @@ fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels) 
 
 /// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
 /// outermost preheader).
-fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, loc: &Loc, unroll: bool, gang_static: Option<u64>) -> Result<Value<'ctx>> {
+fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, gang_dim: u8, loc: &Loc, unroll: bool, gang_static: Option<Value<'ctx>>) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let i64t = ctx.i64();
     let outer = &nest[0];
@@ -250,16 +258,20 @@ fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Level
         trips.push(emit_trip_count(&b, ctx, l, loc)?);
     }
     let total = trips[1..].iter().fold(trips[0], |acc, t| b.mul(acc, *t));
-    let (id, count) = level_id_and_count(m, &b, levels);
+    let (id, count) = level_id_and_count(m, &b, levels, gang_dim);
     // gang(static: s): gang g's thread l of L (its workers and lanes) starts at g*s + l and
     // steps by L inside a chunk, then to the same offset in the gang's next chunk,
     // (g + G)*s + l; k still only grows, so `k < total` still ends the loop. A thread with
-    // l >= s has no iteration.
+    // l >= s has no iteration. A chunk size known only at run time that is not positive
+    // (the program's mistake) runs as chunks of one iteration: the loop still runs each
+    // iteration once instead of never ending.
     let chunked = gang_static.filter(|_| levels.gang).map(|s| {
-        let s = i64t.const_int(s);
-        let (g, gangs) = (crate::devrt::id(m, &b, crate::devrt::GANG_ID), crate::devrt::id(m, &b, crate::devrt::NUM_GANGS));
+        let one = i64t.const_int(1);
+        let s = if s.const_int_value().is_some() { s } else { b.select(b.icmp(IntPred::LLVMIntSLT, s, one), one, s) };
+        let (gid, gnum) = crate::devrt::gang_dimension(gang_dim);
+        let (g, gangs) = (crate::devrt::id(m, &b, gid), crate::devrt::id(m, &b, gnum));
         let inner = Levels { gang: false, ..levels };
-        let (l, lanes) = if inner.is_seq() { (i64t.const_int(0), i64t.const_int(1)) } else { level_id_and_count(m, &b, inner) };
+        let (l, lanes) = if inner.is_seq() { (i64t.const_int(0), i64t.const_int(1)) } else { level_id_and_count(m, &b, inner, gang_dim) };
         let start = b.select(b.icmp(IntPred::LLVMIntSLT, l, s), b.add(b.mul(g, s), l), total);
         (s, b.mul(gangs, s), l, lanes, start)
     });

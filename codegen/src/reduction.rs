@@ -206,6 +206,53 @@ pub struct LoopInput<'ctx> {
     pub parent: Option<usize>,
     pub items: Vec<Reduction<'ctx>>,
     pub private: Vec<Value<'ctx>>,
+    /// `gang(dim: d)`: the grid dimension of the loop's gang level.
+    pub gang_dim: u8,
+}
+
+/// The gang dimensions (bit d-1 for dimension d) whose gangs a kernel must not split: those of
+/// gang loops nested in another gang loop (`gang(dim: 1)` in `gang(dim: 2)`) that reduce a
+/// variable private to the kernel (declared in the outer loop's body: a row's sum). Its
+/// per-thread copies are combined within the gang; combining them across the gangs of the
+/// row would need every gang of the row to wait for the others in the middle of the kernel,
+/// which a launch cannot do, so the row runs on one gang of that dimension (whose lanes
+/// still share its iterations).
+pub fn row_reduction_dims(gang: &[bool], dims: &[u8], parents: &[Option<usize>], private_reduced: &[bool]) -> u8 {
+    let mut mask = 0;
+    for i in (0..gang.len()).filter(|&i| gang[i] && private_reduced[i]) {
+        let mut p = parents[i];
+        while let Some(j) = p {
+            if gang[j] {
+                mask |= 1 << (dims[i].clamp(1, 3) - 1);
+                break;
+            }
+            p = parents[j];
+        }
+    }
+    mask
+}
+
+/// The gang dimensions (bit d-1 for dimension d) a variable combined across gangs is
+/// partitioned over: those of the gang loops that reduce it (`reduces[i]`) and of the gang
+/// loops around them. Gangs that differ only in another dimension did the same work, so
+/// only those at index 0 there contribute (reduce.c). A variable no gang loop reduces (the
+/// construct's own clause, reduced in gang-redundant code) counts every gang: all bits.
+pub fn gang_dims_mask(gang: &[bool], dims: &[u8], parents: &[Option<usize>], reduces: &[bool]) -> i64 {
+    let mut mask = 0;
+    for i in (0..gang.len()).filter(|&i| reduces[i] && gang[i]) {
+        let mut p = Some(i);
+        while let Some(j) = p {
+            if gang[j] {
+                mask |= 1 << (dims[j].clamp(1, 3) - 1);
+            }
+            p = parents[j];
+        }
+    }
+    if mask == 0 {
+        0b111
+    } else {
+        mask
+    }
 }
 
 /// One reduction as the compile report shows it: where, the clause, the levels it spans
@@ -223,6 +270,10 @@ pub struct Note {
 pub struct Summary {
     /// Variables combined across gangs (the runtime's `reduce_vars`).
     pub gang_vars: u64,
+    /// Gang dimensions (bit d-1 for dimension d) the kernel must run one gang in: a gang loop
+    /// nested in another gang loop reduces a variable private to the outer loop's iteration
+    /// (`row_reduction_dims`).
+    pub single_gang_dims: u8,
     /// A worker tree is used: it needs workers of one warp (`ACCRT_KERNEL_WORKER_SYNC`).
     pub worker_sync: bool,
     /// Per reduction, what the compile report says (report.rs).
@@ -336,6 +387,13 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         })
         .collect();
     let applied = propagate(&construct_items, &loop_nodes).map_err(|(i, msg)| AccError::user(&loops[i].loc, msg))?;
+    let private_reduced: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| is_private_storage(i.key))).collect();
+    let single_gang_dims = row_reduction_dims(
+        &loops.iter().map(|l| l.levels.gang).collect::<Vec<_>>(),
+        &loops.iter().map(|l| l.gang_dim).collect::<Vec<_>>(),
+        &loops.iter().map(|l| l.parent).collect::<Vec<_>>(),
+        &private_reduced,
+    );
 
     let ctx = m.context();
     let smem = shared_buffer(m);
@@ -353,7 +411,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let helper = |kind: &str, op: ReductionOp, ty: ReductionType| {
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
     };
-    let mut summary = Summary::default();
+    let mut summary = Summary { single_gang_dims, ..Summary::default() };
 
     // Across gangs: the variables the construct or a gang loop reduces, when they live in
     // device memory (a variable private to the kernel has nothing to combine across gangs).
@@ -387,7 +445,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             b.call(helper("identity", g.op, g.ty)?, &[at(&b, copy, g), n], "");
             b.position_before(ret.terminator().expect("acc.ret returns"));
             let idx = ctx.i64().const_int(index);
-            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem], "");
+            let reduces: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| i.key == g.key)).collect();
+            let gang_loops: Vec<bool> = loops.iter().map(|l| l.levels.gang).collect();
+            let dims: Vec<u8> = loops.iter().map(|l| l.gang_dim).collect();
+            let parents: Vec<Option<usize>> = loops.iter().map(|l| l.parent).collect();
+            let mask = ctx.i64().const_int(gang_dims_mask(&gang_loops, &dims, &parents, &reduces) as u64);
+            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem, mask], "");
             index += g.shape.n;
             base.insert(g.key, copy);
             summary.report.push(Note {
@@ -707,6 +770,31 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contra
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gang_dimensions_a_reduction_counts() {
+        // gang(dim: 2) { gang(dim: 1) reduction }: both dimensions, every gang contributes.
+        assert_eq!(gang_dims_mask(&[true, true], &[2, 1], &[None, Some(0)], &[false, true]), 0b011);
+        // A lone gang(dim: 2) reduction on a grid of several dimensions: dimension 2 only.
+        assert_eq!(gang_dims_mask(&[true], &[2], &[None], &[true]), 0b010);
+        // gang(dim: 3) reduction { worker loop }: dimension 3.
+        assert_eq!(gang_dims_mask(&[true, false], &[3, 1], &[None, Some(0)], &[true, true]), 0b100);
+        // Only the construct reduces it: every gang.
+        assert_eq!(gang_dims_mask(&[true], &[1], &[None], &[false]), 0b111);
+        assert_eq!(gang_dims_mask(&[], &[], &[], &[]), 0b111);
+    }
+
+    #[test]
+    fn row_reductions_keep_their_dimension_in_one_gang() {
+        // gang(dim: 2) { gang(dim: 1) reduction(private s) }: dimension 1.
+        assert_eq!(row_reduction_dims(&[true, true], &[2, 1], &[None, Some(0)], &[false, true]), 0b001);
+        // gang(dim: 3) { seq { gang(dim: 2) reduction(private s) } }: dimension 2.
+        assert_eq!(row_reduction_dims(&[true, false, true], &[3, 1, 2], &[None, Some(0), Some(1)], &[false, false, true]), 0b010);
+        // A gang loop with no gang loop around it keeps its gangs (the variable is per gang).
+        assert_eq!(row_reduction_dims(&[true, false], &[1, 1], &[None, Some(0)], &[true, true]), 0);
+        // A variable in device memory is combined across gangs instead.
+        assert_eq!(row_reduction_dims(&[true, true], &[2, 1], &[None, Some(0)], &[false, false]), 0);
+    }
 
     fn item(key: u32, op: ReductionOp) -> Item<u32> {
         Item { key, op, ty: ReductionType::I32, text: format!("v{key}"), shape: Shape::SCALAR }

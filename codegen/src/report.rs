@@ -68,6 +68,8 @@ pub struct LoopNote {
     pub collapse: u32,
     /// A loop set of a tiled nest (driver/src/tile.rs) and its sizes, innermost loop first.
     pub tile: Option<(TilePart, Vec<u64>)>,
+    /// `gang(dim: d)`: the grid dimension of its gang level (1 without the argument).
+    pub gang_dim: u8,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -113,9 +115,15 @@ fn per_level(l: Levels, names: [&'static str; 3]) -> Vec<&'static str> {
     [l.gang, l.worker, l.vector].into_iter().zip(names).filter(|(on, _)| *on).map(|(_, n)| n).collect()
 }
 
-/// The hardware index a level runs over (mapping.rs).
-pub fn dims(l: Levels) -> Vec<&'static str> {
-    per_level(l, ["blockIdx.x", "threadIdx.y", "threadIdx.x"])
+/// The hardware index a level runs over (mapping.rs); the gang level is the grid dimension
+/// `gang_dim` (1 to 3).
+pub fn dims(l: Levels, gang_dim: u8) -> Vec<&'static str> {
+    let block = match gang_dim {
+        2 => "blockIdx.y",
+        3 => "blockIdx.z",
+        _ => "blockIdx.x",
+    };
+    per_level(l, [block, "threadIdx.y", "threadIdx.x"])
 }
 
 fn level_names(l: Levels) -> Vec<&'static str> {
@@ -173,10 +181,14 @@ pub fn tile_line(part: TilePart, sizes: &[u64]) -> String {
 /// loop was widened or is a loop set of a tiled nest.
 pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
     let collapse = if l.collapse > 1 { format!(" collapse({})", l.collapse) } else { String::new() };
+    let names: Vec<String> = level_names(l.effective)
+        .into_iter()
+        .map(|n| if n == "gang" && l.gang_dim > 1 { format!("gang(dim: {})", l.gang_dim) } else { n.to_string() })
+        .collect();
     let mut out = match seq_reason(l.kind, compute, l.assigned) {
         Some(why) => vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")],
         None => {
-            let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", level_names(l.effective).join(", "), dims(l.effective).join(" "))];
+            let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", names.join(", "), dims(l.effective, l.gang_dim).join(" "))];
             if let Some(w) = widened_reason(l.assigned, l.effective) {
                 out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
             }
@@ -317,7 +329,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                         "location": loc_json(&l.loc),
                         "schedule": if seq.is_some() { vec!["seq"] } else { level_names(l.effective) },
                         "assigned": level_names(l.assigned),
-                        "hardware": dims(l.effective),
+                        "hardware": dims(l.effective, l.gang_dim),
                         "collapse": l.collapse,
                         "sequential_reason": seq,
                         "widened": widened_reason(l.assigned, l.effective),
@@ -415,11 +427,16 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     let find = |f: &dyn Fn(&Clause<'ctx>) -> bool| d.clauses.iter().any(f);
     let gangs = if r.compute.is_sequential() {
         "one gang".to_string()
+    } else if find(&|c| matches!(c, Clause::NumGangs(v) if v.len() > 1)) {
+        "num_gangs from the clause (a grid of several gang dimensions)".to_string()
     } else if find(&|c| matches!(c, Clause::NumGangs(_))) {
         "num_gangs from the clause".to_string()
     } else if !p.loops.iter().any(|l| l.assigned.gang) {
         "one gang (no gang loop, no num_gangs)".to_string()
-    } else if p.gang_trip.is_some() {
+    } else if p.gang_dims.iter().any(|d| *d > 1) {
+        let used: Vec<String> = (1..=3u8).filter(|d| p.gang_dims.contains(d)).map(|d| d.to_string()).collect();
+        format!("gangs in dimensions {} of the grid, enough for each gang loop's iterations", used.join(" and "))
+    } else if p.gang_trips[0].is_some() {
         "gangs enough for the gang loop's iterations".to_string()
     } else {
         "gangs chosen by the runtime".to_string()
@@ -473,12 +490,16 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1 }
     }
 
     #[test]
     fn schedules_and_reasons() {
-        assert_eq!(dims(GWV), vec!["blockIdx.x", "threadIdx.y", "threadIdx.x"]);
+        assert_eq!(dims(GWV, 1), vec!["blockIdx.x", "threadIdx.y", "threadIdx.x"]);
+        assert_eq!(dims(G, 2), vec!["blockIdx.y"]);
+        assert_eq!(dims(GV, 3), vec!["blockIdx.z", "threadIdx.x"]);
+        let dim2 = LoopNote { gang_dim: 2, ..lp(3, LoopKind::Explicit(G), G, G) };
+        assert_eq!(loop_lines(&dim2, ComputeKind::Parallel), vec!["#pragma acc loop gang(dim: 2) /* blockIdx.y */"]);
         let p = ComputeKind::Parallel;
         assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(G), G, G), p), vec!["#pragma acc loop gang /* blockIdx.x */"]);
         assert_eq!(

@@ -64,6 +64,8 @@ pub struct Routine<'ctx> {
     pub exported: bool,
     /// The first directive's position.
     pub loc: Loc,
+    /// `gang(dim: d)`: the highest gang dimension its loops may use (1 without it).
+    pub gang_dim: u8,
 }
 
 impl Routine<'_> {
@@ -113,11 +115,13 @@ pub fn collect<'ctx>(directives: &[Directive<'ctx>]) -> Result<Vec<Routine<'ctx>
         let mut bind = None;
         let mut nohost = false;
         let mut function = None;
+        let mut gang_dim = 1;
         for c in &d.clauses {
             match c {
+                Clause::GangDim(n) => gang_dim = *n,
                 Clause::Seq => levels.push(Level::Seq),
-                Clause::Vector => levels.push(Level::Vector),
-                Clause::Worker => levels.push(Level::Worker),
+                Clause::Vector(_) => levels.push(Level::Vector),
+                Clause::Worker(_) => levels.push(Level::Worker),
                 Clause::Gang => levels.push(Level::Gang),
                 Clause::Bind(n) => bind = Some(n.clone()),
                 Clause::NoHost => nohost = true,
@@ -141,14 +145,32 @@ pub fn collect<'ctx>(directives: &[Directive<'ctx>]) -> Result<Vec<Routine<'ctx>
                 r.exported &= bind.is_none();
                 r.bind = r.bind.take().or(bind);
                 r.nohost |= nohost;
+                r.gang_dim = r.gang_dim.max(gang_dim);
             }
             None => {
                 let exported = !f.is_declaration() && f.linkage() == LLVMLinkage::LLVMExternalLinkage && bind.is_none();
-                out.push(Routine { function: f, name, level, bind, nohost, exported, loc: d.loc.clone() })
+                out.push(Routine { function: f, name, level, bind, nohost, exported, loc: d.loc.clone(), gang_dim })
             }
         }
     }
     Ok(out)
+}
+
+/// The gang loops of a `routine gang(dim: d)` use dimensions up to d (OpenACC 3.3 §2.15.1; a
+/// gang routine without `dim:` is dimension 1); `directives` are the module's.
+pub fn check_gang_dims<'ctx>(routines: &[Routine<'ctx>], directives: &[Directive<'ctx>]) -> Result<()> {
+    for r in routines.iter().filter(|r| r.level == Level::Gang) {
+        for d in directives.iter().filter(|d| d.kind == DirectiveKind::Loop && d.function == r.function && d.has(|c| matches!(c, Clause::Gang))) {
+            let dim = d.clauses.iter().find_map(|c| if let Clause::GangDim(n) = c { Some(*n) } else { None }).unwrap_or(1);
+            if dim > r.gang_dim {
+                return Err(AccError::user(
+                    &d.loc,
+                    format!("this loop is 'gang(dim: {dim})' but routine '{}' is 'gang(dim: {})': a gang routine's loops use gang dimensions up to its own", r.name, r.gang_dim),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The names of the routines whose device versions this file exports.

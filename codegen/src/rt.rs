@@ -37,6 +37,9 @@ pub struct Runtime<'ctx> {
     pub update_device_async: Value<'ctx>,
     pub update_self_async: Value<'ctx>,
     pub launch_async: Value<'ctx>,
+    /// `__accrt_launch` with a grid of two or three gang dimensions, and its async form.
+    pub launch_grid: Value<'ctx>,
+    pub launch_grid_async: Value<'ctx>,
     /// `__accrt_wait(i64 queue, i64 on, ptr loc)`, `__accrt_wait_all(i64 on, ptr loc)`.
     pub wait: Value<'ctx>,
     pub wait_all: Value<'ctx>,
@@ -80,6 +83,8 @@ impl<'ctx> Runtime<'ctx> {
             update_device_async: f("__accrt_update_device_async", v, &[p, i64t, i32t, p, p, i64t]),
             update_self_async: f("__accrt_update_self_async", v, &[p, i64t, i32t, p, p, i64t]),
             launch_async: f("__accrt_launch_async", v, &[p, i64t, i64t, i64t, p, i64t]),
+            launch_grid: f("__accrt_launch_grid", v, &[p, i64t, i64t, i64t, i64t, i64t, p]),
+            launch_grid_async: f("__accrt_launch_grid_async", v, &[p, i64t, i64t, i64t, i64t, i64t, p, i64t]),
             wait: f("__accrt_wait", v, &[i64t, i64t, p]),
             wait_all: f("__accrt_wait_all", v, &[i64t, p]),
             wait_device: f("__accrt_wait_device", v, &[i64t, i64t, i64t, p]),

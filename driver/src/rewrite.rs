@@ -435,12 +435,17 @@ fn select_device_type<'c>(d: &'c Directive, on: acc::Directive, locs: &[Loc], di
     let best = |k: &str| {
         tagged.iter().filter(|(s, _, c)| s.is_some_and(|r| r > 0) && kind(c) == k).map(|(s, ..)| s.unwrap()).max()
     };
+    // `gang`/`worker`/`vector` and `seq` say one thing, the parallelism: the best set that
+    // says it decides it, so an nvidia set's `vector` drops a `*` set's `seq` (and the reverse).
+    let parallelism = |c: &Clause| levels.contains(&kind(c)) || acc::canonical_clause_name(&c.name) == "seq";
+    let best_parallelism = tagged.iter().filter(|(s, _, c)| s.is_some_and(|r| r > 0) && parallelism(c)).map(|(s, ..)| s.unwrap()).max();
     tagged
         .iter()
         .filter(|(s, _, c)| {
             let k = kind(c);
             match s {
                 Some(0) => false,
+                Some(r) if parallelism(c) && best_parallelism.is_some_and(|b| b > *r) => false,
                 Some(r) => best(k) == Some(*r),
                 None => {
                     best(k).is_none()
@@ -1135,6 +1140,17 @@ mod tests {
         assert!(!lines[4].contains("async"), "{}", lines[4]);
         // On init, device_type is an ordinary clause.
         assert!(lines[5].contains("__acc_clause(4, \"device_type\", \"host\")"), "{}", lines[5]);
+        // The parallelism is one decision: the nvidia set's level beats a `*` set's `seq`
+        // and the reverse, on loops and routines alike.
+        let ipp = "# 1 \"t.c\"\n#pragma acc loop device_type(nvidia) vector device_type(*) seq\nfor(;;);\n#pragma acc loop dtype(*) gang worker dtype(nvidia) seq\nfor(;;);\n#pragma acc routine device_type(nvidia) vector device_type(*) seq\nvoid v(void);\n#pragma acc routine dtype(*) gang dtype(host) seq\nvoid g(void);\n";
+        let out = self::lines(&rw(ipp, None).unwrap());
+        let levels = |l: &str| clauses(l).into_iter().filter(|c| ["gang", "worker", "vector", "seq"].iter().any(|k| c.contains(&format!("\"{k}\"")))).map(|c| c.split('"').nth(1).unwrap().to_string()).collect::<Vec<_>>();
+        let loops: Vec<&String> = out.iter().filter(|l| l.contains("\"loop\"")).collect();
+        assert_eq!(levels(loops[0]), ["vector"], "{}", loops[0]);
+        assert_eq!(levels(loops[1]), ["seq"], "{}", loops[1]);
+        let routines: Vec<&String> = out.iter().filter(|l| l.contains("\"routine\"")).collect();
+        assert_eq!(levels(routines[0]), ["vector"], "{}", routines[0]);
+        assert_eq!(levels(routines[1]), ["gang"], "{}", routines[1]);
         let e = rw("# 1 \"t.c\"\n#pragma acc parallel device_type(foo) num_gangs(2)\n;\n#pragma acc kernels dtype(nvidia) copy(a)\n;\n#pragma acc data copy(a) device_type(*) if(1)\n;\n", None).unwrap_err();
         let msgs: Vec<String> = e.iter().map(|d| d.to_string()).collect();
         assert_eq!(

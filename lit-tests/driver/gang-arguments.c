@@ -1,9 +1,12 @@
 // gang(num: n), gang(static: s|*), gang(dim: d): `gang` then one contract clause per argument
-// (`gang(n)` is `num: n`, `static: *` is -1); tests/e2e/gang_static.c runs them.
+// (`gang(n)` is `num: n`, `static: *` is -1); tests/e2e/gang_static.c, gang_static_runtime.c
+// and gang_dims.c run them. Negative: gang loops nested by a dimension that does not
+// decrease, a kernels loop's size known only inside its kernel, gang(num:) inside a nest.
 // RUN: %accc -O0 -emit-llvm -S %s -o - | FileCheck %s
 // RUN: not %accc -O1 -c -DBAD1 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD1
 // RUN: not %accc -O1 -c -DBAD2 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD2
 // RUN: not %accc -O1 -c -DBAD3 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD3
+// RUN: not %accc -O1 -c -DBAD4 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD4
 
 // CHECK-DAG: [[GANG:@.str[.0-9]*]] = private unnamed_addr constant [5 x i8] c"gang\00"
 // CHECK-DAG: [[NUM:@.str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"gang.num\00"
@@ -26,20 +29,31 @@ void f(int *a, int n) {
 // CHECK-NEXT: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[DIM]], i64 noundef 1)
 #pragma acc parallel loop gang(static: *, dim: 1) copy(a[0:n])
   for (int i = 0; i < n; i++) a[i]++;
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[GANG]])
+// CHECK-NEXT: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[DIM]], i64 noundef 2)
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[STATIC]], i64 noundef %{{.*}})
+#pragma acc parallel loop gang(dim: 2, static: n) copy(a[0:n])
+  for (int i = 0; i < n; i++) a[i]++;
 }
 
 #ifdef BAD1
 void g1(int *a, int n) {
-// BAD1: gang-arguments.c:[[@LINE+1]]:9: error: OpenACC 'gang(static:)' with a chunk size that is not a constant is not supported yet
-#pragma acc parallel loop gang(static: n) copy(a[0:n])
-  for (int i = 0; i < n; i++) a[i]++;
+#pragma acc parallel loop gang(dim: 2) copy(a[0:n * n])
+  for (int j = 0; j < n; j++) {
+// BAD1: gang-arguments.c:[[@LINE+1]]:9: error: this loop is 'gang(dim: 2)' but it is nested in a 'gang(dim: 2)' loop: a gang loop may contain only gang loops of a lower dimension
+#pragma acc loop gang(dim: 2)
+    for (int i = 0; i < n; i++) a[j * n + i]++;
+  }
 }
 #endif
 #ifdef BAD2
 void g2(int *a, int n) {
-// BAD2: gang-arguments.c:[[@LINE+1]]:9: error: OpenACC 'gang(dim: 2)' (gangs in more than one dimension) is not supported yet
-#pragma acc parallel loop gang(dim: 2) copy(a[0:n])
-  for (int i = 0; i < n; i++) a[i]++;
+#pragma acc kernels loop gang worker(4) copy(a[0:n * n])
+  for (int j = 0; j < n; j++) {
+// BAD2: gang-arguments.c:[[@LINE+1]]:9: error: OpenACC 'vector(length:)' with a value that is not a constant on a loop inside a kernels loop nest (the value would be known only inside the kernel it sizes: give it on the loop that tops the nest) is not supported yet
+#pragma acc loop vector(n)
+    for (int i = 0; i < n; i++) a[j * n + i]++;
+  }
 }
 #endif
 #ifdef BAD3
@@ -50,5 +64,13 @@ void g3(int *a, int n) {
 #pragma acc loop gang(num: 2)
     for (int i = 0; i < n; i++) a[i]++;
   }
+}
+#endif
+#ifdef BAD4
+#pragma acc routine gang
+void g4(int *a, int n) {
+// BAD4: gang-arguments.c:[[@LINE+1]]:9: error: this loop is 'gang(dim: 2)' but routine 'g4' is 'gang(dim: 1)': a gang routine's loops use gang dimensions up to its own
+#pragma acc loop gang(dim: 2)
+  for (int i = 0; i < n; i++) a[i]++;
 }
 #endif

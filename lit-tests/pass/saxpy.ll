@@ -41,9 +41,9 @@ declare void @__acc_end(i32)
 ; HOST-LABEL: define internal void @__accemu.entry.saxpy_l2(ptr %0)
 ; HOST: call void @__accemu.kernel.saxpy_l2(
 ; HOST-LABEL: define internal void @__accemu.kernel.saxpy_l2(i32 %n, ptr %x, ptr %y, float %a)
-; HOST: call i64 @__acc_gang_id()
-; HOST-LABEL: define internal i64 @__acc_gang_id()
-; HOST: call i64 @__accemu_gang_id()
+; HOST: call i64 @__acc_gang_id_1()
+; HOST-LABEL: define internal i64 @__acc_gang_id_1()
+; HOST: call i64 @__accemu_gang_id_dim(i32 1)
 
 ; DEV-LABEL: define {{.*}}ptx_kernel void @saxpy_l2(i32 {{.*}}%n, ptr {{.*}}%x, ptr {{.*}}%y, float {{.*}}%a)
 ; DEV-DAG: call {{.*}}i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()

@@ -14,7 +14,8 @@
 // A gang vector loop with the clause on the combined construct: a per-gang copy of `s`
 // that replaces the variable in the whole kernel, a private copy per thread for the loop,
 // the gang tree at the loop's end, and the last-gang combine into `s` itself before the
-// kernel returns.
+// kernel returns, counting the gangs of grid dimension 1 (the last operand: the dimensions the
+// variable's gang loops partition).
 // IR-LABEL: define internal void @__accemu.kernel.gang_sum_l{{[0-9]+}}(i32 %n, ptr %a, ptr %s, ptr %acc.scratch)
 // IR: call void @__acc_red_identity_add_f64(ptr %[[GANG:s.gang[0-9]+.acc.vector]], i64 1)
 // IR: call void @__acc_red_identity_add_f64(ptr %[[RED:s.red[0-9]+.acc.vector]], i64 1)
@@ -22,7 +23,7 @@
 // IR-NOT: ptr %s,
 // IR: call void @__acc_red_block_add_f64(ptr %[[RED]], i64 1, ptr addrspace(3) @acc.red.smem, i32 0)
 // IR: call void @__acc_red_combine_add_f64(ptr %[[GANG]], ptr %[[RED]], i64 1)
-// IR: call void @__acc_red_gang_add_f64(ptr %[[GANG]], ptr %s, i64 1, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem)
+// IR: call void @__acc_red_gang_add_f64(ptr %[[GANG]], ptr %s, i64 1, ptr %acc.scratch, i64 1, i64 0, ptr addrspace(3) @acc.red.smem, i64 1)
 // IR-NEXT: ret void
 //
 // INFO-LABEL: structure.c: gang_sum:

@@ -149,6 +149,12 @@ void __accrt_launch(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
  * reduce_vars > 0 is not: its queue has a scratch buffer of its own). */
 void __accrt_launch_async(accrt_kernel *k, int64_t num_gangs, int64_t num_workers,
                           int64_t vector_length, void **args, int64_t queue);
+/* The same with a grid of up to three gang dimensions (num_gangs(x, y, z), gang(dim: 2|3)
+ * loops); gangs_y/gangs_z <= 0: the runtime's default for that dimension. */
+void __accrt_launch_grid(accrt_kernel *k, int64_t gangs_x, int64_t gangs_y, int64_t gangs_z,
+                         int64_t num_workers, int64_t vector_length, void **args);
+void __accrt_launch_grid_async(accrt_kernel *k, int64_t gangs_x, int64_t gangs_y, int64_t gangs_z,
+                               int64_t num_workers, int64_t vector_length, void **args, int64_t queue);
 
 /* Routines across files (docs/runtime-abi.md): a file's routine library, registered by a
  * constructor; the stub of a `routine nohost` function with no host version. */

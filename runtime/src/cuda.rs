@@ -202,8 +202,14 @@ fn device_attribute(dev: Device, attr: sys::CUdevice_attribute) -> Result<i32, C
     Ok(v)
 }
 
-pub fn max_grid_dim_x(dev: Device) -> Result<i32, CuError> {
-    device_attribute(dev, sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)
+/// The device's grid limits in x, y and z.
+pub fn max_grid_dims(dev: Device) -> Result<[i32; 3], CuError> {
+    use sys::CUdevice_attribute as A;
+    Ok([
+        device_attribute(dev, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X)?,
+        device_attribute(dev, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)?,
+        device_attribute(dev, A::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z)?,
+    ])
 }
 
 /// The device's compute capability as an SM number (9.0: 90).
@@ -318,7 +324,7 @@ pub fn func_max_threads_per_block(func: Handle) -> Result<i32, CuError> {
 /// the kernel signature), and the pointed-to device addresses valid for the kernel.
 pub unsafe fn launch_kernel(
     func: Handle,
-    grid: u32,
+    grid: [u32; 3],
     block: (u32, u32),
     stream: Option<Handle>,
     params: *mut *mut c_void,
@@ -328,9 +334,9 @@ pub unsafe fn launch_kernel(
     check("cuLaunchKernel", unsafe {
         sys::cuLaunchKernel(
             func.0.cast(),
-            grid,
-            1,
-            1,
+            grid[0],
+            grid[1],
+            grid[2],
             block.0,
             block.1,
             1,

@@ -38,7 +38,8 @@ pub struct Gpu {
     pub num: i32,
     pub device: cuda::Device,
     pub context: Handle,
-    pub max_grid_x: u32,
+    /// Grid limits in x, y and z (gang dimensions 1, 2, 3).
+    pub max_grid: [u32; 3],
     /// Multiprocessors, and threads each can hold at once (one wave of gangs, launch.rs).
     pub multiprocessors: u32,
     pub max_threads_per_multiprocessor: u32,
@@ -389,7 +390,7 @@ fn open(kind: Kind, num: i32) -> Target {
     }
     let device = cuda::device_get(num).unwrap_or_else(|e| e.fail(""));
     let context = cuda::primary_ctx_retain(device).unwrap_or_else(|e| e.fail(""));
-    let max_grid_x = cuda::max_grid_dim_x(device).unwrap_or_else(|e| e.fail(""));
+    let max_grid = cuda::max_grid_dims(device).unwrap_or_else(|e| e.fail(""));
     let multiprocessors = cuda::multiprocessor_count(device).unwrap_or_else(|e| e.fail(""));
     let max_threads_per_multiprocessor = cuda::max_threads_per_multiprocessor(device).unwrap_or_else(|e| e.fail(""));
     let sm = cuda::sm_number(device).unwrap_or_else(|e| e.fail(""));
@@ -397,7 +398,7 @@ fn open(kind: Kind, num: i32) -> Target {
         num,
         device,
         context,
-        max_grid_x: max_grid_x.max(1) as u32,
+        max_grid: max_grid.map(|g| g.max(1) as u32),
         multiprocessors: multiprocessors.max(1) as u32,
         max_threads_per_multiprocessor: max_threads_per_multiprocessor.max(1) as u32,
         sm,

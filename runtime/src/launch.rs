@@ -80,22 +80,56 @@ pub const DEFAULT_GANGS: u32 = 1024;
 pub const DEFAULT_WORKERS: u32 = 1;
 pub const DEFAULT_VECTOR: u32 = 128;
 
-/// A launch size: grid = gangs, block = vector x workers.
+/// A launch size: grid = gangs x gangs_y x gangs_z (gang dimensions 1, 2, 3), block =
+/// vector x workers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Size {
     pub gangs: u32,
+    pub gangs_y: u32,
+    pub gangs_z: u32,
     pub workers: u32,
     pub vector: u32,
 }
 
-/// The message for a launch-size clause whose value is not positive (the spec requires a
-/// positive value; 0 or a negative number is the program's mistake, never a default).
-pub fn size_clause_error(clause: &str, value: i64) -> Option<String> {
-    (value <= 0).then(|| format!("{clause}({value}): the value must be positive"))
+impl Size {
+    /// A one-dimensional grid.
+    pub fn new(gangs: u32, workers: u32, vector: u32) -> Size {
+        Size { gangs, gangs_y: 1, gangs_z: 1, workers, vector }
+    }
+    pub fn grid(&self) -> [u32; 3] {
+        [self.gangs, self.gangs_y, self.gangs_z]
+    }
+    /// Gangs of the whole grid (what reductions across gangs combine).
+    pub fn total_gangs(&self) -> u64 {
+        self.grid().iter().map(|g| u64::from(*g)).product()
+    }
+    /// The grid as ACC_NOTIFY prints it: `4` for one dimension, `4x3` or `4x3x2` otherwise.
+    pub fn describe_grid(&self) -> String {
+        match self.grid() {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("{x}x{y}"),
+            [x, y, z] => format!("{x}x{y}x{z}"),
+        }
+    }
 }
 
-/// The requested sizes with defaults for values <= 0 (huge values saturate).
-pub fn requested(gangs: i64, workers: i64, vector: i64) -> Size {
+/// The message for a launch-size clause whose value is not positive (the spec requires a
+/// positive value; 0 or a negative number is the program's mistake, never a default).
+/// A clause argument (`gang.static`, the contract's name) reads as written: `gang(static: 0)`.
+pub fn size_clause_error(clause: &str, value: i64) -> Option<String> {
+    (value <= 0).then(|| match clause.split_once('.') {
+        Some((name, arg)) => format!("{name}({arg}: {value}): the value must be positive"),
+        None => format!("{clause}({value}): the value must be positive"),
+    })
+}
+
+/// Gangs in dimensions 2 and 3 when the compiler could not size them (a `gang(dim: 2|3)`
+/// loop whose trip count depends on what the kernel computes).
+pub const DEFAULT_GANGS_YZ: u32 = 16;
+
+/// The requested sizes with defaults for values <= 0 (huge values saturate). `gangs` is the
+/// grid's dimensions 1 to 3.
+pub fn requested(gangs: [i64; 3], workers: i64, vector: i64) -> Size {
     let pick = |v: i64, default: u32| {
         if v <= 0 {
             default
@@ -104,7 +138,9 @@ pub fn requested(gangs: i64, workers: i64, vector: i64) -> Size {
         }
     };
     Size {
-        gangs: pick(gangs, DEFAULT_GANGS),
+        gangs: pick(gangs[0], DEFAULT_GANGS),
+        gangs_y: pick(gangs[1], DEFAULT_GANGS_YZ),
+        gangs_z: pick(gangs[2], DEFAULT_GANGS_YZ),
         workers: pick(workers, DEFAULT_WORKERS),
         vector: pick(vector, DEFAULT_VECTOR),
     }
@@ -121,14 +157,14 @@ pub fn adjust_for_kernel(req: Size, flags: u64) -> Size {
     }
     let warps_per_worker = req.vector.max(1).div_ceil(32);
     Size {
-        gangs: req.gangs,
         workers: req.workers.max(1).saturating_mul(warps_per_worker).clamp(1, MAX_SYNCING_WORKERS),
         vector: 32,
+        ..req
     }
 }
 
-/// Clamp `req` to a kernel limit of `max_threads` per block and a grid limit `max_grid`.
-pub fn clamp(req: Size, max_threads: u32, max_grid: u32) -> Size {
+/// Clamp `req` to a kernel limit of `max_threads` per block and grid limits `max_grid` (x, y, z).
+pub fn clamp(req: Size, max_threads: u32, max_grid: [u32; 3]) -> Size {
     let max = max_threads.max(1);
     let mut vector = req.vector.max(1);
     let mut workers = req.workers.max(1);
@@ -143,7 +179,9 @@ pub fn clamp(req: Size, max_threads: u32, max_grid: u32) -> Size {
         }
     }
     Size {
-        gangs: req.gangs.clamp(1, max_grid.max(1)),
+        gangs: req.gangs.clamp(1, max_grid[0].max(1)),
+        gangs_y: req.gangs_y.clamp(1, max_grid[1].max(1)),
+        gangs_z: req.gangs_z.clamp(1, max_grid[2].max(1)),
         workers,
         vector,
     }
@@ -162,15 +200,17 @@ pub fn one_wave(multiprocessors: u32, max_threads_per_multiprocessor: u32, block
     multiprocessors.max(1).saturating_mul(per_sm)
 }
 
-/// `size` with at most `cap` (>= 1) gangs when `flags` has `ACCRT_KERNEL_CAP_GANGS`.
+/// `size` with at most `cap` (>= 1) gangs in all when `flags` has `ACCRT_KERNEL_CAP_GANGS`:
+/// dimension 1 first gets at most `cap`, then dimension 2 what is left of it, then 3.
 pub fn cap_gangs(size: Size, flags: u64, cap: u32) -> Size {
     if flags & ACCRT_KERNEL_CAP_GANGS == 0 {
         return size;
     }
-    Size {
-        gangs: size.gangs.min(cap.max(1)),
-        ..size
-    }
+    let cap = cap.max(1);
+    let gangs = size.gangs.min(cap);
+    let gangs_y = size.gangs_y.min((cap / gangs).max(1));
+    let gangs_z = size.gangs_z.min((cap / (gangs * gangs_y)).max(1));
+    Size { gangs, gangs_y, gangs_z, ..size }
 }
 
 /// Loaded modules by image address, per device.
@@ -259,7 +299,7 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static 
 /// kernel's parameter array.
 pub unsafe fn launch(
     k: *mut AccrtKernel,
-    gangs: i64,
+    gangs: [i64; 3],
     workers: i64,
     vector: i64,
     args: *mut *mut c_void,
@@ -286,7 +326,7 @@ pub unsafe fn launch(
     match target {
         Target::Gpu(gpu) => {
             let Loaded { func, max_threads } = *load_function(k, kd, &what);
-            let size = clamp(wanted, max_threads, gpu.max_grid_x);
+            let size = clamp(wanted, max_threads, gpu.max_grid);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             let size = cap_gangs(size, kd.flags, wave);
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
@@ -297,7 +337,7 @@ pub unsafe fn launch(
                 // SAFETY: `args` is the kernel's parameter array (caller's guarantee); the
                 // sizes are within the device and kernel limits. The driver copies the
                 // argument values at the call, so the stub's slots may go away afterwards.
-                unsafe { cuda::launch_kernel(func, size.gangs, (size.vector, size.workers), stream, args) }
+                unsafe { cuda::launch_kernel(func, size.grid(), (size.vector, size.workers), stream, args) }
                     .unwrap_or_else(|e| e.fail(&what));
                 profile::launched(timer, &loc, &host_fn, &name, size);
                 if stream.is_none() {
@@ -311,13 +351,13 @@ pub unsafe fn launch(
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, q, &what, run) }
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run) }
         }
         Target::Emulator => {
             let Some(entry) = kd.emulator_entry else {
                 diag::runtime_error(&format!("kernel '{name}' ({loc}) has no emulator copy"))
             };
-            let size = clamp(wanted, EMULATOR_MAX_THREADS, i32::MAX as u32);
+            let size = clamp(wanted, EMULATOR_MAX_THREADS, [i32::MAX as u32, 65535, 65535]);
             let size = cap_gangs(size, kd.flags, EMULATOR_GANG_CAP);
             // The queue's bookkeeping; the kernel completes before the launch returns.
             queue::stream(q);
@@ -334,7 +374,7 @@ pub unsafe fn launch(
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.gangs, args, q, &what, run) }
+            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run) }
         }
     }
 }
@@ -351,15 +391,16 @@ fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on
     if !notify::launches() {
         return;
     }
+    let grid = size.describe_grid();
     let mut msg = format!(
-        "launch kernel {name} function={host_fn} at {loc} num_gangs={} num_workers={} vector_length={} grid={} block={}x{}{on}",
-        size.gangs, size.workers, size.vector, size.gangs, size.vector, size.workers
+        "launch kernel {name} function={host_fn} at {loc} num_gangs={grid} num_workers={} vector_length={} grid={grid} block={}x{}{on}",
+        size.workers, size.vector, size.vector, size.workers
     );
     msg += &notify::on_device();
     if size != req {
         msg += &format!(
             " (adjusted from num_gangs={} num_workers={} vector_length={})",
-            req.gangs, req.workers, req.vector
+            req.describe_grid(), req.workers, req.vector
         );
     }
     notify::line(&msg);
@@ -375,31 +416,31 @@ mod tests {
         assert_eq!(size_clause_error("vector_length", -3).as_deref(), Some("vector_length(-3): the value must be positive"));
         assert_eq!(size_clause_error("num_workers", 1), None);
         assert_eq!(size_clause_error("num_gangs", i64::MAX), None);
+        assert_eq!(size_clause_error("gang.static", -2).as_deref(), Some("gang(static: -2): the value must be positive"));
     }
 
     fn s(gangs: u32, workers: u32, vector: u32) -> Size {
-        Size {
-            gangs,
-            workers,
-            vector,
-        }
+        Size::new(gangs, workers, vector)
     }
 
     #[test]
     fn defaults() {
-        assert_eq!(requested(0, 0, 0), s(1024, 1, 128));
-        assert_eq!(requested(-1, -5, -7), s(1024, 1, 128));
-        assert_eq!(requested(10, 4, 32), s(10, 4, 32));
-        assert_eq!(requested(i64::MAX, 1, 1), s(u32::MAX, 1, 1));
+        assert_eq!(requested([0, 1, 1], 0, 0), s(1024, 1, 128));
+        assert_eq!(requested([-1, 1, 1], -5, -7), s(1024, 1, 128));
+        assert_eq!(requested([10, 1, 1], 4, 32), s(10, 4, 32));
+        assert_eq!(requested([i64::MAX, 1, 1], 1, 1), s(u32::MAX, 1, 1));
+        // Dimensions 2 and 3 the compiler could not size get a default of their own.
+        let r = requested([3, 0, 5], 1, 1);
+        assert_eq!((r.grid(), r.total_gangs()), ([3, DEFAULT_GANGS_YZ, 5], 3 * 5 * u64::from(DEFAULT_GANGS_YZ)));
     }
 
     #[test]
     fn no_clamp_within_limits() {
         assert_eq!(
-            clamp(s(1024, 1, 128), 1024, i32::MAX as u32),
+            clamp(s(1024, 1, 128), 1024, [i32::MAX as u32, 65535, 65535]),
             s(1024, 1, 128)
         );
-        assert_eq!(clamp(s(7, 8, 128), 1024, 100), s(7, 8, 128));
+        assert_eq!(clamp(s(7, 8, 128), 1024, [100, 65535, 65535]), s(7, 8, 128));
     }
 
     #[test]
@@ -412,20 +453,20 @@ mod tests {
 
     #[test]
     fn workers_reduced_first() {
-        assert_eq!(clamp(s(1, 16, 128), 1024, 1000), s(1, 8, 128));
-        assert_eq!(clamp(s(1, 16, 128), 256, 1000), s(1, 2, 128));
-        assert_eq!(clamp(s(1, 3, 100), 250, 1000), s(1, 2, 100));
+        assert_eq!(clamp(s(1, 16, 128), 1024, [1000, 65535, 65535]), s(1, 8, 128));
+        assert_eq!(clamp(s(1, 16, 128), 256, [1000, 65535, 65535]), s(1, 2, 128));
+        assert_eq!(clamp(s(1, 3, 100), 250, [1000, 65535, 65535]), s(1, 2, 100));
     }
 
     #[test]
     fn vector_reduced_to_multiple_of_32() {
-        assert_eq!(clamp(s(1, 4, 2048), 1024, 1000), s(1, 1, 1024));
-        assert_eq!(clamp(s(1, 1, 1024), 200, 1000), s(1, 1, 192));
-        assert_eq!(clamp(s(1, 2, 64), 40, 1000), s(1, 1, 32));
+        assert_eq!(clamp(s(1, 4, 2048), 1024, [1000, 65535, 65535]), s(1, 1, 1024));
+        assert_eq!(clamp(s(1, 1, 1024), 200, [1000, 65535, 65535]), s(1, 1, 192));
+        assert_eq!(clamp(s(1, 2, 64), 40, [1000, 65535, 65535]), s(1, 1, 32));
         // Below 32 threads available: take what there is.
-        assert_eq!(clamp(s(1, 1, 64), 20, 1000), s(1, 1, 20));
+        assert_eq!(clamp(s(1, 1, 64), 20, [1000, 65535, 65535]), s(1, 1, 20));
         // A small non-multiple-of-32 vector is just cut.
-        assert_eq!(clamp(s(1, 1, 24), 20, 1000), s(1, 1, 20));
+        assert_eq!(clamp(s(1, 1, 24), 20, [1000, 65535, 65535]), s(1, 1, 20));
     }
 
     #[test]
@@ -456,20 +497,30 @@ mod tests {
         assert_eq!(cap_gangs(s(1024, 1, 128), f | ACCRT_KERNEL_WORKER_SYNC, EMULATOR_GANG_CAP), s(64, 1, 128));
         assert_eq!(cap_gangs(s(1024, 1, 128), ACCRT_KERNEL_WORKER_SYNC, 264), s(1024, 1, 128));
         assert_eq!(cap_gangs(s(1024, 1, 128), f, 0), s(1, 1, 128));
+        // A grid of several dimensions is capped in all: dimension 1 first.
+        let g = |x, y, z| Size { gangs_y: y, gangs_z: z, ..s(x, 1, 128) };
+        assert_eq!(cap_gangs(g(10, 10, 10), f, 264), g(10, 10, 2));
+        assert_eq!(cap_gangs(g(300, 7, 3), f, 264), g(264, 1, 1));
+        assert_eq!(cap_gangs(g(5, 3, 1), f, 264), g(5, 3, 1));
+        assert_eq!(g(5, 3, 2).describe_grid(), "5x3x2");
+        assert_eq!(g(5, 3, 1).describe_grid(), "5x3");
+        assert_eq!(g(5, 1, 1).describe_grid(), "5");
+        // Each dimension is clamped to its own limit.
+        assert_eq!(clamp(g(7, 70000, 9), 1024, [100, 65535, 8]), g(7, 65535, 8));
     }
 
     #[test]
     fn never_below_one() {
-        assert_eq!(clamp(s(0, 0, 0), 0, 0), s(1, 1, 1));
-        assert_eq!(clamp(s(5, 1, 1), 1, 1), s(1, 1, 1));
+        assert_eq!(clamp(s(0, 0, 0), 0, [0, 65535, 65535]), s(1, 1, 1));
+        assert_eq!(clamp(s(5, 1, 1), 1, [1, 65535, 65535]), s(1, 1, 1));
     }
 
     #[test]
     fn grid_clamped() {
         assert_eq!(
-            clamp(s(u32::MAX, 1, 128), 1024, i32::MAX as u32),
+            clamp(s(u32::MAX, 1, 128), 1024, [i32::MAX as u32, 65535, 65535]),
             s(i32::MAX as u32, 1, 128)
         );
-        assert_eq!(clamp(s(100_000, 1, 128), 1024, 65535), s(65535, 1, 128));
+        assert_eq!(clamp(s(100_000, 1, 128), 1024, [65535, 65535, 65535]), s(65535, 1, 128));
     }
 }

@@ -687,7 +687,47 @@ pub unsafe extern "C" fn __accrt_launch(
     args: *mut *mut c_void,
 ) {
     // SAFETY: forwarded caller guarantees.
-    guard(|| unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args, Queue::Sync) })
+    guard(|| unsafe { launch::launch(k, [num_gangs, 1, 1], num_workers, vector_length, args, Queue::Sync) })
+}
+
+/// `__accrt_launch` with a grid of up to three gang dimensions (`num_gangs(x, y, z)`,
+/// `gang(dim: 2|3)` loops): `gangs_x` as `num_gangs` there, `gangs_y`/`gangs_z` <= 0 the
+/// runtime's default for those dimensions.
+///
+/// # Safety
+/// As for [`__accrt_launch`].
+#[no_mangle]
+pub unsafe extern "C" fn __accrt_launch_grid(
+    k: *mut AccrtKernel,
+    gangs_x: i64,
+    gangs_y: i64,
+    gangs_z: i64,
+    num_workers: i64,
+    vector_length: i64,
+    args: *mut *mut c_void,
+) {
+    // SAFETY: forwarded caller guarantees.
+    guard(|| unsafe { launch::launch(k, [gangs_x, gangs_y, gangs_z], num_workers, vector_length, args, Queue::Sync) })
+}
+
+/// `__accrt_launch_grid` on async queue `queue` (as `__accrt_launch_async`).
+///
+/// # Safety
+/// As for [`__accrt_launch_async`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_launch_grid_async(
+    k: *mut AccrtKernel,
+    gangs_x: i64,
+    gangs_y: i64,
+    gangs_z: i64,
+    num_workers: i64,
+    vector_length: i64,
+    args: *mut *mut c_void,
+    queue: i64,
+) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { launch_on_queue(k, [gangs_x, gangs_y, gangs_z], num_workers, vector_length, args, queue) }
 }
 
 /// Launch kernel `k` on async queue `queue` (its compute construct's async argument as
@@ -705,6 +745,15 @@ pub unsafe extern "C" fn __accrt_launch_async(
     args: *mut *mut c_void,
     queue: i64,
 ) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { launch_on_queue(k, [num_gangs, 1, 1], num_workers, vector_length, args, queue) }
+}
+
+/// The async launches: `queue` resolved at the kernel's construct.
+///
+/// # Safety
+/// As for [`__accrt_launch_async`].
+unsafe fn launch_on_queue(k: *mut AccrtKernel, gangs: [i64; 3], num_workers: i64, vector_length: i64, args: *mut *mut c_void, queue: i64) {
     guard(|| {
         assert!(!k.is_null(), "null kernel descriptor");
         // SAFETY: `k` is a live descriptor (caller's guarantee) whose `loc` is a
@@ -712,7 +761,7 @@ pub unsafe extern "C" fn __accrt_launch_async(
         let loc = unsafe { cstr((*k).loc, "?") };
         let q = queue::of_clause(queue, "async", &loc);
         // SAFETY: forwarded caller guarantees.
-        unsafe { launch::launch(k, num_gangs, num_workers, vector_length, args, q) }
+        unsafe { launch::launch(k, gangs, num_workers, vector_length, args, q) }
     })
 }
 

@@ -37,8 +37,8 @@ pub fn counter_bytes(reduce_vars: u64) -> Option<usize> {
 /// Bytes of scratch a launch of `gangs` gangs with `reduce_vars` gang-level reduction
 /// variables needs: `round_up(reduce_vars * 8, 256) + reduce_vars * 16 * gangs`. `None` when
 /// it does not fit in the address space.
-pub fn scratch_bytes(reduce_vars: u64, gangs: u32) -> Option<usize> {
-    let partials = usize::try_from(reduce_vars).ok()?.checked_mul(16)?.checked_mul(gangs as usize)?;
+pub fn scratch_bytes(reduce_vars: u64, gangs: u64) -> Option<usize> {
+    let partials = usize::try_from(reduce_vars).ok()?.checked_mul(16)?.checked_mul(usize::try_from(gangs).ok()?)?;
     counter_bytes(reduce_vars)?.checked_add(partials)
 }
 
@@ -84,7 +84,7 @@ pub fn prepare(len: usize, clean: usize, bytes: usize, counters: usize) -> Prepa
 pub unsafe fn with_scratch<R>(
     reduce_vars: u64,
     scratch_arg: u64,
-    gangs: u32,
+    gangs: u64,
     args: *mut *mut c_void,
     q: Queue,
     what: &str,

@@ -36,8 +36,12 @@ pub type Entry = unsafe extern "C" fn(*mut *mut c_void);
 /// Ids of the running fiber (set by the scheduler before every resume).
 #[derive(Clone, Copy, Default)]
 struct Ids {
+    /// The gang in the whole grid, linearised (x fastest), and the grid's gang count.
     gang: u64,
     num_gangs: u64,
+    /// The gang's index and the gang count per grid dimension (x, y, z).
+    gang_dim: [u64; 3],
+    num_gangs_dim: [u64; 3],
     worker: u64,
     num_workers: u64,
     vector: u64,
@@ -75,7 +79,7 @@ fn stack_bytes() -> usize {
 /// `entry` must be a kernel's emulator entry and `args` its argument array.
 pub unsafe fn launch(entry: Entry, size: Size, args: *mut *mut c_void) -> Result<(), String> {
     let mut stacks: Vec<DefaultStack> = Vec::new();
-    for gang in 0..u64::from(size.gangs) {
+    for gang in 0..size.total_gangs() {
         // SAFETY: forwarded caller guarantees.
         unsafe { run_gang(entry, size, gang, args, &mut stacks) }.map_err(|e| format!("gang {gang}: {e}"))?;
     }
@@ -111,6 +115,8 @@ unsafe fn run_gang(entry: Entry, size: Size, gang: u64, args: *mut *mut c_void, 
     let mut states = vec![State::Ready; n];
     let sched = schedule();
     let mut round = 0u64;
+    let grid = size.grid().map(u64::from);
+    let gang_dim = [gang % grid[0], gang / grid[0] % grid[1], gang / (grid[0] * grid[1])];
     loop {
         for t in sched.order(n, gang, round) {
             if states[t] != State::Ready {
@@ -119,7 +125,9 @@ unsafe fn run_gang(entry: Entry, size: Size, gang: u64, args: *mut *mut c_void, 
             CURRENT.with(|c| {
                 c.set(Ids {
                     gang,
-                    num_gangs: u64::from(size.gangs),
+                    num_gangs: size.total_gangs(),
+                    gang_dim,
+                    num_gangs_dim: grid,
                     worker: (t / vector) as u64,
                     num_workers: u64::from(size.workers.max(1)),
                     vector: (t % vector) as u64,
@@ -213,6 +221,21 @@ pub extern "C" fn __accemu_gang_id() -> i64 {
 #[no_mangle]
 pub extern "C" fn __accemu_num_gangs() -> i64 {
     ids().num_gangs as i64
+}
+/// Gang dimension `dim` (1 to 3: the grid's x, y, z).
+#[no_mangle]
+pub extern "C" fn __accemu_gang_id_dim(dim: i32) -> i64 {
+    ids().gang_dim[dim_index(dim)] as i64
+}
+#[no_mangle]
+pub extern "C" fn __accemu_num_gangs_dim(dim: i32) -> i64 {
+    ids().num_gangs_dim[dim_index(dim)] as i64
+}
+fn dim_index(dim: i32) -> usize {
+    match dim {
+        1..=3 => (dim - 1) as usize,
+        _ => diag::runtime_error(&format!("emulator: no gang dimension {dim}")),
+    }
 }
 #[no_mangle]
 pub extern "C" fn __accemu_worker_id() -> i64 {
@@ -308,7 +331,7 @@ mod tests {
 
     #[test]
     fn warp_redux_over_a_partial_warp() {
-        let size = Size { gangs: 1, workers: 3, vector: 15 };
+        let size = Size::new(1, 3, 15);
         let mut out = vec![-1i32; 45];
         let mut p = out.as_mut_ptr();
         let mut args = [(&mut p) as *mut *mut i32 as *mut c_void];
@@ -321,7 +344,7 @@ mod tests {
     #[test]
     fn warp_shuffles() {
         // 3 workers x 20 lanes: warp 0 is threads 0..32, warp 1 (partial) 32..60.
-        let size = Size { gangs: 2, workers: 3, vector: 20 };
+        let size = Size::new(2, 3, 20);
         let n = 60;
         let mut out = vec![-1i32; 3 * n];
         let mut p = out.as_mut_ptr();

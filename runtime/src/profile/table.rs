@@ -171,7 +171,8 @@ impl Profile {
         }
         let l = self.kernel(loc, kernel);
         l.count += 1;
-        Span::widen(&mut l.grid, size.gangs);
+        // A grid of several dimensions counts as its gangs in all.
+        Span::widen(&mut l.grid, u32::try_from(size.total_gangs()).unwrap_or(u32::MAX));
         Span::widen(&mut l.block, (size.vector, size.workers));
     }
 
@@ -325,7 +326,7 @@ mod tests {
     use super::*;
 
     fn size(gangs: u32, workers: u32, vector: u32) -> Size {
-        Size { gangs, workers, vector }
+        Size::new(gangs, workers, vector)
     }
 
     #[test]
