@@ -49,6 +49,8 @@ pub struct KernelPlan {
     /// The kernel stores the device address of a `declare link` global in the global's
     /// device slot (globals.rs), which every kernel reaching the global shares.
     pub link_slot: bool,
+    /// Per `cache` item, what the compile report says (cache.rs).
+    pub caches: Vec<crate::cache::Note>,
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
@@ -395,10 +397,10 @@ fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], roots: &[Value<'ct
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
 fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts: &Options) -> Result<KernelPlan> {
-    let loops: Vec<Directive> = contract::read_kernel(k)?
+    let (loops, caches): (Vec<Directive>, Vec<Directive>) = contract::read_kernel(k)?
         .into_iter()
-        .filter(|d| d.kind == DirectiveKind::Loop)
-        .collect();
+        .filter(|d| matches!(d.kind, DirectiveKind::Loop | DirectiveKind::Cache))
+        .partition(|d| d.kind == DirectiveKind::Loop);
     // `gang(num: n)` sizes the launch of the kernels part its loop becomes (kernels.rs): a
     // loop directive still inside a kernel is not the top of a loop nest of `kernels`.
     if let Some(d) = loops.iter().find(|d| d.has(|c| matches!(c, Clause::GangNum(_)))) {
@@ -462,15 +464,36 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll, gang_static });
     }
     let parts = partition_kernel(dev, k, &plans)?;
+    let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
+    let shape = default_shape(r.compute, &lanes);
+    // Before guard: the cache markers are calls it would otherwise make single-lane.
+    let caches = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape));
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
     let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
-    // A loop spread over the vector lanes (a lone gang or worker loop, mapping.rs) needs
-    // lanes in the default launch, or it runs on blocks of one thread per worker.
-    let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
-    let shape = default_shape(r.compute, &lanes);
+    // (`shape` above: a loop spread over the vector lanes (a lone gang or worker loop,
+    // mapping.rs) needs lanes in the default launch, or it runs on blocks of one thread per
+    // worker.)
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
-    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
+    Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches })
+}
+
+/// The most threads a block of the region's kernel can have: its constant `num_workers` and
+/// `vector_length` (the default shape's where a clause is absent), at most the hardware's
+/// 1024. The runtime only ever launches fewer (clamping; workers of one warp keep the
+/// product), so a tile this wide holds every block's union.
+fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
+    let size = |found: Option<Value<'ctx>>, default: u64| match found {
+        None => Some(default),
+        Some(v) => v.const_int_value().and_then(|n| u64::try_from(n).ok()),
+    };
+    let workers = r.directive.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None });
+    let lanes = r.directive.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None });
+    let (workers, lanes) = (size(workers, shape.num_workers as u64), size(lanes, shape.vector_length as u64));
+    match (workers, lanes) {
+        (Some(w), Some(l)) => (w.saturating_mul(l)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
+        _ => crate::cache::MAX_BLOCK_THREADS,
+    }
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the

@@ -93,6 +93,8 @@ pub struct RegionNote {
     pub vector_length: String,
     pub loops: Vec<LoopNote>,
     pub reductions: Vec<crate::reduction::Note>,
+    /// Per item of each `cache` directive in the region: in shared memory or why not.
+    pub caches: Vec<crate::cache::Note>,
     pub data: Vec<DataNote>,
 }
 
@@ -249,6 +251,9 @@ pub fn render_text(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Str
             };
             items.push((&red.loc, order, text));
         }
+        for c in &r.caches {
+            items.push((&c.loc, usize::MAX, c.text()));
+        }
         items.sort_by_key(|(loc, order, _)| (loc.line, loc.col, *order));
         let mut last: Option<(u32, u32)> = None;
         for (loc, _, text) in items {
@@ -307,6 +312,17 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .iter()
                 .map(|d| json!({ "clause": d.clause, "item": d.item, "implicit": d.implicit, "bytes": d.bytes, "reason": d.why }))
                 .collect();
+            let caches: Vec<Json> = r
+                .caches
+                .iter()
+                .map(|c| match &c.outcome {
+                    crate::cache::Outcome::Shared { rows, width, elem_bytes, loads } => json!({
+                        "location": loc_json(&c.loc), "item": c.item, "placement": "shared",
+                        "rows": rows, "width": width, "element_bytes": elem_bytes, "bytes": rows * width * elem_bytes, "loads": loads,
+                    }),
+                    crate::cache::Outcome::Global(why) => json!({ "location": loc_json(&c.loc), "item": c.item, "placement": "global", "reason": why }),
+                })
+                .collect();
             let usage: Vec<Json> = usage
                 .iter()
                 .filter(|u| u.kernel == r.kernel)
@@ -331,6 +347,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 "launch": { "gangs": r.gangs, "num_workers": r.num_workers, "vector_length": r.vector_length },
                 "loops": loops,
                 "reductions": reductions,
+                "caches": caches,
                 "data": data,
                 "usage": usage,
             })
@@ -422,6 +439,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         vector_length: size(find(&|c| matches!(c, Clause::VectorLength(_))), p.shape.vector_length),
         loops: p.loops.clone(),
         reductions: p.reductions.clone(),
+        caches: p.caches.clone(),
         data,
     }
 }
@@ -475,6 +493,7 @@ mod tests {
             vector_length: "256".into(),
             loops: vec![lp(4, LoopKind::Unspecified, GV, GWV), lp(6, LoopKind::Seq, Levels::NONE, Levels::NONE)],
             reductions: vec![crate::reduction::Note { loc: Loc { file: "t.c".into(), line: 4, col: 9 }, clause: "reduction(+:s)".into(), span: "gangs".into(), strategy: "last gang".into() }],
+            caches: vec![],
             data: vec![
                 DataNote { clause: "copyin".into(), item: "a[0:n]".into(), implicit: false, bytes: None, why: None },
                 DataNote { clause: "copy".into(), item: "s".into(), implicit: true, bytes: Some(8), why: Some("reduction".into()) },

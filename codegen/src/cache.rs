@@ -1,0 +1,670 @@
+//! The `cache` directive (OpenACC 3.3 §2.10): the sections it names are kept in shared
+//! memory for each window of the vector loop around it (the fcw paper's tile caching,
+//! shared/seeds/software-managed-cache-fcw-openacc.txt).
+//!
+//! Expects: a kernel right after `partition`, its `cache` directives still marked, each
+//! vector-partitioned loop described by its `Window` (the normalised index `k`, the trip
+//! count, header, latch, exit).
+//!
+//! Produces, for a `cache` directive at the top of the body of a loop spread over all the
+//! threads of a block (a `gang vector` loop, or a `vector` loop in a gang loop with no
+//! worker loop around it): the loop runs in windows of C consecutive iterations, C the
+//! block's threads, every thread running every window (a thread past the end skips the body
+//! but not the barriers). Per window and item, a shared-memory tile receives the union of
+//! the block's sections, `a[lo(i0) : C + len - 1]` for `a[i+d : len]` (each leading
+//! dimension of `a[j-1:3][i-1:3]` a constant number of rows), loaded cooperatively (thread t
+//! loads elements t, t + C, ...; only the columns of iterations that exist), then a
+//! barrier; the body's loads of the section's elements read the tile; a barrier before the
+//! next window's fill. A load is redirected when its address is, symbolically, the section's
+//! start plus a constant inside the section (linear forms over the IR's values,
+//! `linear`); any other load of the array stays a global load, which is always correct.
+//!
+//! What it deliberately does not do (each a line of the compile report, the item then kept
+//! in global memory): sections whose start in the last dimension is not the loop index plus
+//! a loop-invariant value (unit stride), lengths or extents that are not constants,
+//! dimensions other than the last that vary in the loop, a loop that is not spread over the
+//! whole block (a vector loop inside a worker loop, `gang(static:)`, `collapse`), a
+//! directive inside a sequential loop, tiles over `SHARED_BUDGET`, and an item the loop body
+//! writes or may write (a store through the same pointer, a call) unless `readonly:` says
+//! it does not. Stores through another pointer are taken not to reach the cached array
+//! within the same iteration (a different element would be a race between iterations of an
+//! independent loop); README "What is supported" says so. Index arithmetic is taken not to
+//! wrap (signed overflow is undefined in C; a wrapped unsigned index is outside any array
+//! under 2^32 elements).
+
+use crate::cfg::FunctionCfg;
+use crate::contract::{Directive, Var};
+use crate::devrt::{self, Scope};
+use crate::error::Loc;
+use crate::ir::{clone_instruction, Block, Builder, IntPred, Module, Opcode, Type, Value};
+use crate::partition::Window;
+use std::collections::{HashMap, HashSet};
+
+/// Shared memory the tiles of one kernel may take (private arrays have their own 40 KiB,
+/// privatize.rs; a block has 48 KiB of static shared memory).
+pub const SHARED_BUDGET: u64 = 32 * 1024;
+
+/// The most threads a block can have: the tile width when the launch size is not a constant.
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+
+/// What the compile report says about one item of a `cache` directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    pub loc: Loc,
+    pub item: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// In shared memory: `rows` x `width` elements of `elem_bytes`, read by `loads` loads.
+    Shared { rows: u64, width: u64, elem_bytes: u64, loads: usize },
+    /// Kept in global memory, and why.
+    Global(String),
+}
+
+impl Note {
+    /// The report's line.
+    pub fn text(&self) -> String {
+        match &self.outcome {
+            Outcome::Shared { rows, width, elem_bytes, loads } => format!(
+                "Caching {} in shared memory: {rows} x {width} elements of {elem_bytes} bytes ({} bytes) per window of the vector loop, {loads} load{} of the body read{} it",
+                self.item,
+                rows * width * elem_bytes,
+                if *loads == 1 { "" } else { "s" },
+                if *loads == 1 { "s" } else { "" }
+            ),
+            Outcome::Global(why) => format!("Not caching {} (kept in global memory): {why}", self.item),
+        }
+    }
+}
+
+/// A linear form `constant + sum(coefficient * leaf)` over IR values: what an index or a
+/// byte offset is, seen through additions, multiplications by constants, shifts by
+/// constants, integer extensions and truncations (no wrap: module doc) and GEPs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Linear<T> {
+    pub terms: Vec<(T, i64)>,
+    pub constant: i64,
+}
+
+impl<T: Copy> Linear<T> {
+    fn zero() -> Self {
+        Linear { terms: Vec::new(), constant: 0 }
+    }
+    fn constant(c: i64) -> Self {
+        Linear { terms: Vec::new(), constant: c }
+    }
+    fn leaf(v: T) -> Self {
+        Linear { terms: vec![(v, 1)], constant: 0 }
+    }
+    /// `self + sign * other`, terms merged when `same` says two leaves are one value.
+    pub fn plus(&self, other: &Self, sign: i64, same: &dyn Fn(T, T) -> bool) -> Self {
+        let mut out = self.clone();
+        out.constant = out.constant.wrapping_add(sign.wrapping_mul(other.constant));
+        for &(v, c) in &other.terms {
+            match out.terms.iter_mut().find(|(w, _)| same(*w, v)) {
+                Some(t) => t.1 = t.1.wrapping_add(sign.wrapping_mul(c)),
+                None => out.terms.push((v, sign.wrapping_mul(c))),
+            }
+        }
+        out.terms.retain(|(_, c)| *c != 0);
+        out
+    }
+    pub fn scaled(&self, by: i64) -> Self {
+        let mut out = Linear { terms: self.terms.iter().map(|&(v, c)| (v, c.wrapping_mul(by))).collect(), constant: self.constant.wrapping_mul(by) };
+        out.terms.retain(|(_, c)| *c != 0);
+        out
+    }
+    /// The value when there is no leaf.
+    pub fn as_constant(&self) -> Option<i64> {
+        self.terms.is_empty().then_some(self.constant)
+    }
+}
+
+/// Where, in element offsets from a section's start (`q`), an element lies in each
+/// dimension of the section: `q = sum(o[d] * strides[d])` with `0 <= o[d] < lens[d]`, or
+/// None when it lies outside. `strides` are the array's (the last 1), each dimension's
+/// length at most the next stride up (checked by `geometry`), so the answer is unique.
+pub fn tile_coords(q: i64, strides: &[i64], lens: &[i64]) -> Option<Vec<i64>> {
+    let mut rest = q;
+    let mut out = Vec::with_capacity(strides.len());
+    for (d, (&s, &len)) in strides.iter().zip(lens).enumerate() {
+        let o = if d + 1 == strides.len() { rest } else { rest.div_euclid(s) };
+        if !(0..len).contains(&o) {
+            return None;
+        }
+        rest -= o * s;
+        out.push(o);
+    }
+    Some(out)
+}
+
+/// The strides (elements) of a section's dimensions from the extents of its rows
+/// (`extents[d]` for dimension d + 2), or why the tile cannot be laid out.
+pub fn geometry(lens: &[Option<i64>], extents: &[Option<i64>]) -> Result<(Vec<i64>, Vec<i64>), String> {
+    let mut lengths = Vec::new();
+    for (d, l) in lens.iter().enumerate() {
+        match l {
+            Some(n) if *n > 0 => lengths.push(*n),
+            Some(n) => return Err(format!("dimension {} has length {n}", d + 1)),
+            None => return Err(format!("the length of dimension {} is not a constant", d + 1)),
+        }
+    }
+    let mut strides = vec![1i64; lengths.len()];
+    for d in (0..lengths.len().saturating_sub(1)).rev() {
+        let extent = match extents[d] {
+            Some(e) if e > 0 => e,
+            Some(_) => return Err("its rows are pointers, not arrays".into()),
+            None => return Err(format!("the rows of dimension {} have no constant extent (a variable-length array)", d + 2)),
+        };
+        if lengths[d + 1] > extent {
+            return Err(format!("dimension {} takes {} elements of rows of {extent}", d + 2, lengths[d + 1]));
+        }
+        strides[d] = strides[d + 1] * extent;
+    }
+    Ok((strides, lengths))
+}
+
+/// Elements of a tile of `rows` rows for a block of `threads` threads whose sections take
+/// `len` elements of the last dimension each: each row holds the union of the block's.
+pub fn tile_width(threads: u64, len: u64) -> u64 {
+    threads + len - 1
+}
+
+type Form<'ctx> = Linear<Value<'ctx>>;
+
+/// Two leaves compute the same value: the same IR value, or the same pure operation on the
+/// same operands (clang computes `j*n` afresh for every use).
+fn same<'ctx>(a: Value<'ctx>, b: Value<'ctx>) -> bool {
+    same_at(a, b, 0)
+}
+
+fn same_at<'ctx>(a: Value<'ctx>, b: Value<'ctx>, depth: u32) -> bool {
+    if a == b {
+        return true;
+    }
+    if depth > 8 || !a.is_instruction() || !b.is_instruction() || a.opcode() != b.opcode() || a.ty() != b.ty() || !a.opcode().is_some_and(is_pure) {
+        return false;
+    }
+    let (x, y) = (a.operands(), b.operands());
+    x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| same_at(*p, *q, depth + 1))
+}
+
+/// Operations whose value depends only on their operands and that cannot trap.
+fn is_pure(op: Opcode) -> bool {
+    use Opcode::*;
+    matches!(op, LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMAnd | LLVMOr | LLVMXor | LLVMSExt | LLVMZExt | LLVMTrunc | LLVMICmp | LLVMSelect | LLVMGetElementPtr | LLVMBitCast | LLVMAddrSpaceCast)
+}
+
+/// The linear form of an integer value.
+fn linear<'ctx>(v: Value<'ctx>) -> Form<'ctx> {
+    linear_at(v, 0)
+}
+
+fn linear_at<'ctx>(v: Value<'ctx>, depth: u32) -> Form<'ctx> {
+    if let Some(c) = v.const_int_value() {
+        return Linear::constant(c);
+    }
+    if depth > 24 {
+        return Linear::leaf(v);
+    }
+    let sub = |i: u32| linear_at(v.operand(i), depth + 1);
+    match v.opcode() {
+        Some(Opcode::LLVMAdd) => sub(0).plus(&sub(1), 1, &same),
+        Some(Opcode::LLVMSub) => sub(0).plus(&sub(1), -1, &same),
+        Some(Opcode::LLVMMul) => match (v.operand(0).const_int_value(), v.operand(1).const_int_value()) {
+            (_, Some(c)) => sub(0).scaled(c),
+            (Some(c), _) => sub(1).scaled(c),
+            _ => Linear::leaf(v),
+        },
+        Some(Opcode::LLVMShl) => match v.operand(1).const_int_value() {
+            Some(c @ 0..=32) => sub(0).scaled(1i64 << c),
+            _ => Linear::leaf(v),
+        },
+        Some(Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc) => sub(0),
+        _ => Linear::leaf(v),
+    }
+}
+
+/// A pointer as its root (what no GEP or cast computes) and its byte offset from it.
+fn address<'ctx>(m: Module<'ctx>, p: Value<'ctx>) -> (Value<'ctx>, Form<'ctx>) {
+    let mut off = Form::zero();
+    let mut p = p;
+    for _ in 0..32 {
+        match p.opcode() {
+            Some(Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) => p = p.operand(0),
+            Some(Opcode::LLVMGetElementPtr) => match gep_offset(m, p) {
+                Some(o) => {
+                    off = off.plus(&o, 1, &same);
+                    p = p.operand(0);
+                }
+                None => break,
+            },
+            _ => break,
+        }
+    }
+    (p, off)
+}
+
+/// A GEP's byte offset from its pointer operand (None through a struct).
+fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
+    let mut ty: Type = g.gep_source_type();
+    let mut off = Form::zero();
+    for (k, idx) in g.operands().into_iter().enumerate().skip(1) {
+        if k > 1 {
+            // Into the type indexed: an array's (or vector's) element; a struct is not followed.
+            if ty.kind() != crate::ir::TypeKind::LLVMArrayTypeKind {
+                return None;
+            }
+            ty = *ty.contained_types().first()?;
+        }
+        let size = ty.store_size(m) as i64;
+        off = off.plus(&linear(idx).scaled(size), 1, &same);
+    }
+    Some(off)
+}
+
+/// The kernel's `cache` directives rewritten (or reported), their markers erased.
+/// `threads`: the most threads a block of this kernel has.
+pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let mut budget = SHARED_BUDGET;
+    for d in caches {
+        // Read afresh: the values the contract reader saw may be gone since SROA.
+        let items = crate::contract::cache_items(d);
+        let cfg = FunctionCfg::new(kernel);
+        match enclosing_window(&cfg, d, windows) {
+            Err(why) => notes.extend(items.iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) })),
+            Ok(w) => {
+                let blocks = loop_blocks(&cfg, w.header);
+                let mut plans = Vec::new();
+                for (var, readonly) in &items {
+                    let outcome = match plan_item(m, var, *readonly, w, &blocks, threads) {
+                        Ok(p) if p.bytes() > budget => Outcome::Global(format!(
+                            "its tile takes {} bytes of shared memory, over the {} left of the {SHARED_BUDGET} bytes tiles may take",
+                            p.bytes(),
+                            budget
+                        )),
+                        Ok(p) => {
+                            budget -= p.bytes();
+                            let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len() };
+                            plans.push(p);
+                            o
+                        }
+                        Err(why) => Outcome::Global(why),
+                    };
+                    notes.push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
+                }
+                if !plans.is_empty() {
+                    rewrite_window(m, kernel, w, &blocks, &plans);
+                }
+            }
+        }
+    }
+    for d in caches {
+        for c in &d.clause_calls {
+            c.erase();
+        }
+        d.begin.erase();
+        d.end.erase();
+    }
+    notes
+}
+
+/// The partitioned loop whose body the directive is at the top of, spread over every thread
+/// of the block, or why there is none.
+fn enclosing_window<'a, 'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &'a [Window<'ctx>]) -> Result<&'a Window<'ctx>, String> {
+    let at = cfg.index[&d.begin.parent_block()];
+    let innermost = cfg.loops().into_iter().filter(|l| l.body.contains(&at)).min_by_key(|l| l.body.len());
+    let Some(l) = innermost else { return Err("the directive is not in a loop of the compute region".into()) };
+    let header = cfg.blocks[l.header];
+    let Some(w) = windows.iter().find(|w| w.header == header) else {
+        return Err("the loop around it is sequential: only a loop spread over vector lanes is cached".into());
+    };
+    if !w.levels.vector {
+        return Err("the loop around it is not a vector loop".into());
+    }
+    if !w.levels.worker {
+        return Err("the vector loop runs inside a worker loop (each worker's lanes would need a tile of their own)".into());
+    }
+    if w.chunked {
+        return Err("the loop has gang(static:) chunks, whose iterations are not contiguous per block".into());
+    }
+    if w.collapse > 1 {
+        return Err("the loop is collapsed".into());
+    }
+    Ok(w)
+}
+
+fn loop_blocks<'ctx>(cfg: &FunctionCfg<'ctx>, header: Block<'ctx>) -> HashSet<Block<'ctx>> {
+    let h = cfg.index[&header];
+    cfg.loops().into_iter().find(|l| l.header == h).map(|l| l.body.iter().map(|&b| cfg.blocks[b]).collect()).unwrap_or_default()
+}
+
+/// One item to cache in a window.
+struct Plan<'ctx> {
+    name: String,
+    /// The section's base pointer (loop-invariant).
+    base: Value<'ctx>,
+    elem: Type<'ctx>,
+    elem_bytes: i64,
+    /// Start of the block's union, in elements from `base`, as a form in which `k` stands
+    /// for the window's first index.
+    start: Form<'ctx>,
+    strides: Vec<i64>,
+    lens: Vec<i64>,
+    /// Rows of the tile (the leading dimensions' lengths multiplied) and its width.
+    rows: i64,
+    width: i64,
+    /// Loads of the body to redirect, with their tile offset less the lane's column.
+    loads: Vec<(Value<'ctx>, i64)>,
+}
+
+impl Plan<'_> {
+    fn bytes(&self) -> u64 {
+        (self.rows * self.width * self.elem_bytes) as u64
+    }
+}
+
+/// Decides whether `var` can be cached in window `w` and how.
+fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, threads: u64) -> Result<Plan<'ctx>, String> {
+    let body: Vec<Block> = blocks.iter().copied().filter(|b| *b != w.header).collect();
+    let elem_bytes = var.elem_size.const_int_value().ok_or("its element size is not a constant")?;
+    let lens: Vec<Option<i64>> = std::iter::once(var.length).chain(var.dims.iter().map(|d| d.length)).map(|v| v.const_int_value()).collect();
+    let extents: Vec<Option<i64>> = var.dims.iter().map(|d| d.extent.const_int_value()).collect();
+    let (strides, lens) = geometry(&lens, &extents)?;
+    if !invariant(var.base, blocks, 0) {
+        return Err("its base pointer is computed in the loop".into());
+    }
+    let (root, base_off) = address(m, var.base);
+    // The lane's section start in elements: sum(lower[d] * strides[d]).
+    let lowers: Vec<Value> = std::iter::once(var.lower).chain(var.dims.iter().map(|d| d.lower)).collect();
+    let mut start = Form::zero();
+    for (d, lo) in lowers.iter().enumerate() {
+        let f = linear(*lo);
+        let last = d + 1 == lowers.len();
+        let on_k = f.terms.iter().find(|(v, _)| same(*v, w.k)).map_or(0, |t| t.1);
+        if last && on_k != 1 {
+            return Err(if on_k == 0 {
+                "the start of its last dimension does not follow the loop index".into()
+            } else {
+                "the start of its last dimension is not the loop index plus a constant offset (unit stride)".into()
+            });
+        }
+        if !last && on_k != 0 {
+            return Err(format!("the start of dimension {} varies in the loop (only the last dimension may follow the loop index)", d + 1));
+        }
+        if f.terms.iter().any(|(v, _)| !same(*v, w.k) && !invariant(*v, blocks, 0)) {
+            return Err(format!("the start of dimension {} is not an affine function of the loop index", d + 1));
+        }
+        start = start.plus(&f.scaled(strides[d]), 1, &same);
+    }
+    // Writes: a store through the same root, or a call that may write anything.
+    if !readonly {
+        if let Some(why) = body.iter().flat_map(|b| b.instructions()).find_map(|i| writes(m, i, root)) {
+            return Err(format!("{why}; only data the loop does not write is cached (add 'readonly:' if it does not)"));
+        }
+    }
+    // The body's loads of the section's elements.
+    let section = base_off.plus(&start.scaled(elem_bytes), 1, &same);
+    let mut loads = Vec::new();
+    let mut elem: Option<Type> = None;
+    for i in body.iter().flat_map(|b| b.instructions()) {
+        if i.opcode() != Some(Opcode::LLVMLoad) || i.ty().store_size(m) as i64 != elem_bytes {
+            continue;
+        }
+        let (r, off) = address(m, i.operand(0));
+        if r != root {
+            continue;
+        }
+        let Some(q) = off.plus(&section, -1, &same).as_constant() else { continue };
+        if q % elem_bytes != 0 || elem.is_some_and(|t| t != i.ty()) {
+            continue;
+        }
+        let Some(o) = tile_coords(q / elem_bytes, &strides, &lens) else { continue };
+        elem = Some(i.ty());
+        loads.push((i, o));
+    }
+    let Some(elem) = elem else {
+        return Err("no load of the loop body reads its elements at a constant offset from the section's start".into());
+    };
+    let last = lens.len() - 1;
+    let rows: i64 = lens[..last].iter().product();
+    let width = tile_width(threads, lens[last] as u64) as i64;
+    // Tile offset of each load, less the lane's column: row * width + o_last.
+    let loads = loads
+        .into_iter()
+        .map(|(i, o)| {
+            let row = o[..last].iter().zip(&lens[..last]).fold(0i64, |acc, (x, l)| acc * l + x);
+            (i, row * width + o[last])
+        })
+        .collect();
+    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, loads })
+}
+
+/// Why instruction `i` may write memory reached from `root` (None: it does not).
+fn writes<'ctx>(m: Module<'ctx>, i: Value<'ctx>, root: Value<'ctx>) -> Option<String> {
+    let target = match i.opcode()? {
+        Opcode::LLVMStore => i.operand(1),
+        Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg => i.operand(0),
+        Opcode::LLVMCall => {
+            let name = i.called_name().unwrap_or_default();
+            let harmless = name.starts_with("__acc_") || name.starts_with("__nv_") || (name.starts_with("llvm.") && !name.starts_with("llvm.mem"));
+            return (!harmless).then(|| format!("the loop body calls '{name}', which may write it"));
+        }
+        _ => return None,
+    };
+    (address(m, target).0 == root).then(|| "the loop body writes it".to_string())
+}
+
+/// `v` has the same value in every iteration of the loop made of `blocks`.
+fn invariant<'ctx>(v: Value<'ctx>, blocks: &HashSet<Block<'ctx>>, depth: u32) -> bool {
+    if !v.is_instruction() || !blocks.contains(&v.parent_block()) {
+        return true;
+    }
+    depth < 16 && v.opcode().is_some_and(is_pure) && v.operands().into_iter().all(|o| invariant(o, blocks, depth + 1))
+}
+
+/// A copy of invariant `v` computed by `b` (values defined outside the loop as they are).
+fn materialize<'ctx>(v: Value<'ctx>, blocks: &HashSet<Block<'ctx>>, b: &Builder<'ctx>, done: &mut HashMap<Value<'ctx>, Value<'ctx>>) -> Value<'ctx> {
+    if !v.is_instruction() || !blocks.contains(&v.parent_block()) {
+        return v;
+    }
+    if let Some(c) = done.get(&v) {
+        return *c;
+    }
+    let ops: Vec<Value> = v.operands().into_iter().map(|o| materialize(o, blocks, b, done)).collect();
+    let copy = clone_instruction(v);
+    for (k, o) in ops.into_iter().enumerate() {
+        copy.set_operand(k as u32, o);
+    }
+    b.0.insert_instruction(&copy.inst(), None);
+    done.insert(v, copy);
+    copy
+}
+
+/// Emits form `f` as an i64, with `k_value` for leaf `old_k` (the index phi the form was
+/// read with: erased by now, so only compared).
+fn emit<'ctx>(f: &Form<'ctx>, old_k: Value<'ctx>, k_value: Value<'ctx>, blocks: &HashSet<Block<'ctx>>, b: &Builder<'ctx>, done: &mut HashMap<Value<'ctx>, Value<'ctx>>) -> Value<'ctx> {
+    let i64t = k_value.ty().context().i64();
+    let mut acc = i64t.const_int(f.constant as u64);
+    for &(v, c) in &f.terms {
+        let leaf = if v == old_k { k_value } else { b.sext_or_trunc(materialize(v, blocks, b, done), i64t) };
+        acc = b.add(acc, b.mul(leaf, i64t.const_int(c as u64)));
+    }
+    acc
+}
+
+/// Rewrites window `w`'s loop to run every window on every thread with the tiles of
+/// `plans` filled at its start (module doc).
+fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, plans: &[Plan<'ctx>]) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let b = ctx.builder();
+    // The thread's column t and the block's threads C, in the preheader.
+    b.position_before(w.preheader.terminator().expect("preheader has a terminator"));
+    let id = |name: &str| devrt::id(m, &b, name);
+    let (wid, nv, vid, nw) = (id(devrt::WORKER_ID), id(devrt::VECTOR_LENGTH), id(devrt::VECTOR_ID), id(devrt::NUM_WORKERS));
+    let t = b.add(b.mul(wid, nv), vid);
+    let threads = b.mul(nw, nv);
+    let tiles: Vec<Value> = plans
+        .iter()
+        .map(|p| {
+            let ty = ctx.array_type(p.elem, (p.rows * p.width) as u64);
+            let g = m.add_global_in(ty, &format!("acc.cache.{}", p.name.split('[').next().unwrap_or("tile")), 3);
+            g.set_initializer(ty.undef());
+            g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            g.set_alignment(p.elem_bytes.clamp(1, 16) as u32);
+            b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr())
+        })
+        .collect();
+
+    // Old shape: header: k = phi [id, pre], [next, latch]; br (k < total) body, exit.
+    let header = w.header;
+    let old_term = header.terminator().expect("header has a terminator");
+    let succs = old_term.successors();
+    let body = *succs.iter().find(|s| **s != w.exit).expect("the header enters the body");
+    // Join: every path back to the header passes a barrier there; a thread that skipped the
+    // body carries its header values unchanged (k steps on).
+    let join = ctx.append_block(kernel, "acc.cache.join");
+    let skip = ctx.append_block(kernel, "acc.cache.skip");
+    let latch_term = w.latch.terminator().expect("latch has a terminator");
+    for (s, succ) in latch_term.successors().into_iter().enumerate() {
+        if succ == header {
+            latch_term.set_successor(s as u32, join);
+        }
+    }
+    let mut k = w.k;
+    b.position_at_end(skip);
+    let next_skip = b.nuw_add(k, threads_stride(m, &b, w, threads));
+    b.br(join);
+    b.position_at_end(join);
+    for phi in header.instructions().into_iter().take_while(|i| i.is_phi()) {
+        let incoming = phi.incoming();
+        let from_latch = incoming.iter().find(|(_, blk)| *blk == w.latch).map(|(v, _)| *v).expect("header phis have a latch value");
+        let q = b.phi(phi.ty(), "");
+        q.add_incoming(from_latch, w.latch);
+        q.add_incoming(if phi == k { next_skip } else { phi }, skip);
+        let fresh = {
+            let hb = ctx.builder();
+            hb.position_before(phi);
+            let p = hb.phi(phi.ty(), "");
+            for (v, blk) in &incoming {
+                if *blk == w.latch {
+                    p.add_incoming(q, join);
+                } else {
+                    p.add_incoming(*v, *blk);
+                }
+            }
+            p
+        };
+        phi.replace_all_uses_with(fresh);
+        if phi == k {
+            k = fresh;
+        }
+        phi.erase();
+    }
+    devrt::sync(m, &b, Scope::Gang);
+    b.br(header);
+
+    // Header: the window goes on while its first index is in range (the same on every
+    // thread of the block, so the barriers are uniform).
+    b.position_before(old_term);
+    let kbase = b.sub(k, t);
+    let live = b.icmp(IntPred::LLVMIntSLT, kbase, w.total);
+    let fill = ctx.append_block(kernel, "acc.cache.fill");
+    b.cond_br(live, fill, w.exit);
+    old_term.erase();
+
+    b.position_at_end(fill);
+    // Iterations of this window: C, or fewer in the last.
+    let left = b.sub(w.total, kbase);
+    let active = b.select(b.icmp(IntPred::LLVMIntSLT, left, threads), left, threads);
+    let mut done = HashMap::new();
+    let mut at = fill;
+    for (p, tile) in plans.iter().zip(&tiles) {
+        at = emit_fill(m, kernel, &b, at, p, *tile, w.k, kbase, t, threads, active, blocks, &mut done);
+    }
+    devrt::sync(m, &b, Scope::Gang);
+    let mine = b.icmp(IntPred::LLVMIntSLT, k, w.total);
+    b.cond_br(mine, body, skip);
+    for phi in body.instructions().into_iter().take_while(|i| i.is_phi()) {
+        crate::ir::rewrite_phi_edges(phi, |blk| Some(if blk == header { at } else { blk }));
+    }
+
+    // The body's loads of cached elements read the tile at t + offset.
+    for (p, tile) in plans.iter().zip(&tiles) {
+        for &(load, off) in &p.loads {
+            let lb = ctx.builder();
+            lb.position_before(load);
+            let idx = lb.add(t, i64t.const_int(off as u64));
+            let ptr = lb.gep(p.elem, *tile, &[idx], true);
+            load.set_operand(0, ptr);
+        }
+    }
+}
+
+/// What `k` steps by: the latch adds the threads of every level the loop spreads over
+/// (the gangs' too when it is a gang loop).
+fn threads_stride<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, w: &Window<'ctx>, block: Value<'ctx>) -> Value<'ctx> {
+    if w.levels.gang {
+        b.mul(block, devrt::id(m, b, devrt::NUM_GANGS))
+    } else {
+        block
+    }
+}
+
+/// The cooperative fill of one tile, from block `at` on (where the builder is); returns
+/// the block the builder is left at the end of.
+#[allow(clippy::too_many_arguments)]
+fn emit_fill<'ctx>(
+    m: Module<'ctx>,
+    kernel: Value<'ctx>,
+    b: &Builder<'ctx>,
+    at: Block<'ctx>,
+    p: &Plan<'ctx>,
+    tile: Value<'ctx>,
+    old_k: Value<'ctx>,
+    kbase: Value<'ctx>,
+    t: Value<'ctx>,
+    threads: Value<'ctx>,
+    active: Value<'ctx>,
+    blocks: &HashSet<Block<'ctx>>,
+    done: &mut HashMap<Value<'ctx>, Value<'ctx>>,
+) -> Block<'ctx> {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let c = |v: i64| i64t.const_int(v as u64);
+    let last = p.lens.len() - 1;
+    // Columns this window needs: its iterations' sections overlap but for len - 1.
+    let cols = b.add(active, c(p.lens[last] - 1));
+    let count = b.mul(cols, c(p.rows));
+    let start = emit(&p.start, old_k, kbase, blocks, b, done);
+    let base = materialize(p.base, blocks, b, done);
+    let lp = ctx.append_block(kernel, "acc.cache.load");
+    let after = ctx.append_block(kernel, "acc.cache.filled");
+    b.cond_br(b.icmp(IntPred::LLVMIntSLT, t, count), lp, after);
+    b.position_at_end(lp);
+    let e = b.phi(i64t, "acc.cache.e");
+    e.add_incoming(t, at);
+    let row = b.sdiv(e, cols);
+    let col = b.sub(e, b.mul(row, cols));
+    // The row's element offset: its index in each leading dimension times the stride.
+    let mut rest = row;
+    let mut row_off = c(0);
+    for d in (0..last).rev() {
+        let o = if d == 0 { rest } else { b.srem(rest, c(p.lens[d])) };
+        rest = if d == 0 { rest } else { b.sdiv(rest, c(p.lens[d])) };
+        row_off = b.add(row_off, b.mul(o, c(p.strides[d])));
+    }
+    let src = b.gep(p.elem, base, &[b.add(b.add(start, row_off), col)], false);
+    let v = b.load(p.elem, src, "");
+    let dst = b.gep(p.elem, tile, &[b.add(b.mul(row, c(p.width)), col)], true);
+    b.store(v, dst);
+    let next = b.add(e, threads);
+    e.add_incoming(next, lp);
+    b.cond_br(b.icmp(IntPred::LLVMIntSLT, next, count), lp, after);
+    b.position_at_end(after);
+    after
+}
