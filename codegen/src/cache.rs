@@ -370,10 +370,11 @@ impl Plan<'_> {
 /// Decides whether `var` can be cached in window `w` and how.
 fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, threads: u64) -> Result<Plan<'ctx>, String> {
     let body: Vec<Block> = blocks.iter().copied().filter(|b| *b != w.header).collect();
-    let elem_bytes = var.elem_size.const_int_value().ok_or("its element size is not a constant")?;
     let lens: Vec<Option<i64>> = std::iter::once(var.length).chain(var.dims.iter().map(|d| d.length)).map(|v| v.const_int_value()).collect();
     let extents: Vec<Option<i64>> = var.dims.iter().map(|d| d.extent.const_int_value()).collect();
     let (strides, lens) = geometry(&lens, &extents)?;
+    // The contract's element size is the first dimension's (a whole row of `a[j][i]`).
+    let elem_bytes = var.elem_size.const_int_value().ok_or("its element size is not a constant")? / strides[0];
     if !invariant(var.base, blocks, 0) {
         return Err("its base pointer is computed in the loop".into());
     }
@@ -616,7 +617,8 @@ fn threads_stride<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, w: &Window<'ctx>, bl
 }
 
 /// The cooperative fill of one tile, from block `at` on (where the builder is); returns
-/// the block the builder is left at the end of.
+/// the block the builder is left at the end of. Row by row (the rows are few: a constant),
+/// thread t loading columns t, t + C, ... of each: no division per element.
 #[allow(clippy::too_many_arguments)]
 fn emit_fill<'ctx>(
     m: Module<'ctx>,
@@ -639,32 +641,44 @@ fn emit_fill<'ctx>(
     let last = p.lens.len() - 1;
     // Columns this window needs: its iterations' sections overlap but for len - 1.
     let cols = b.add(active, c(p.lens[last] - 1));
-    let count = b.mul(cols, c(p.rows));
     let start = emit(&p.start, old_k, kbase, blocks, b, done);
     let base = materialize(p.base, blocks, b, done);
-    let lp = ctx.append_block(kernel, "acc.cache.load");
+    let row_head = ctx.append_block(kernel, "acc.cache.row");
+    let col_loop = ctx.append_block(kernel, "acc.cache.load");
+    let row_next = ctx.append_block(kernel, "acc.cache.row.next");
     let after = ctx.append_block(kernel, "acc.cache.filled");
-    b.cond_br(b.icmp(IntPred::LLVMIntSLT, t, count), lp, after);
-    b.position_at_end(lp);
-    let e = b.phi(i64t, "acc.cache.e");
-    e.add_incoming(t, at);
-    let row = b.sdiv(e, cols);
-    let col = b.sub(e, b.mul(row, cols));
-    // The row's element offset: its index in each leading dimension times the stride.
+    b.br(row_head);
+    b.position_at_end(row_head);
+    let row = b.phi(i64t, "acc.cache.r");
+    row.add_incoming(c(0), at);
+    // The row's element offset from the window's start: its index in each leading
+    // dimension (row-major over their lengths) times that dimension's stride.
     let mut rest = row;
     let mut row_off = c(0);
     for d in (0..last).rev() {
-        let o = if d == 0 { rest } else { b.srem(rest, c(p.lens[d])) };
-        rest = if d == 0 { rest } else { b.sdiv(rest, c(p.lens[d])) };
+        let o = if d == 0 { rest } else { b.urem(rest, c(p.lens[d])) };
+        if d > 0 {
+            rest = b.udiv(rest, c(p.lens[d]));
+        }
         row_off = b.add(row_off, b.mul(o, c(p.strides[d])));
     }
-    let src = b.gep(p.elem, base, &[b.add(b.add(start, row_off), col)], false);
+    let src_row = b.add(start, row_off);
+    let dst_row = b.mul(row, c(p.width));
+    b.cond_br(b.icmp(IntPred::LLVMIntSLT, t, cols), col_loop, row_next);
+    b.position_at_end(col_loop);
+    let col = b.phi(i64t, "acc.cache.c");
+    col.add_incoming(t, row_head);
+    let src = b.gep(p.elem, base, &[b.add(src_row, col)], false);
     let v = b.load(p.elem, src, "");
-    let dst = b.gep(p.elem, tile, &[b.add(b.mul(row, c(p.width)), col)], true);
+    let dst = b.gep(p.elem, tile, &[b.add(dst_row, col)], true);
     b.store(v, dst);
-    let next = b.add(e, threads);
-    e.add_incoming(next, lp);
-    b.cond_br(b.icmp(IntPred::LLVMIntSLT, next, count), lp, after);
+    let next = b.add(col, threads);
+    col.add_incoming(next, col_loop);
+    b.cond_br(b.icmp(IntPred::LLVMIntSLT, next, cols), col_loop, row_next);
+    b.position_at_end(row_next);
+    let row1 = b.add(row, c(1));
+    row.add_incoming(row1, row_next);
+    b.cond_br(b.icmp(IntPred::LLVMIntSLT, row1, c(p.rows)), row_head, after);
     b.position_at_end(after);
     after
 }

@@ -1,0 +1,130 @@
+/* The cache directive: sections kept in shared memory per window of the vector loop
+ * (codegen/src/cache.rs). Every element is checked against a serial computation, with odd
+ * sizes and short vectors so that windows are partial and blocks run several windows. */
+#define E2E_NAME "cache"
+#include "e2e.h"
+
+#define NX 67
+#define NY 45
+
+static double init(int i) { return (double)((i * 37) % 101) - 50.0 + 0.25 * (i % 3); }
+
+/* 1-D 3-point stencil: a[i-1:3] per iteration; blocks of 32 lanes, 3 gangs. */
+static void three_point(int n) {
+  double *a = e2e_alloc(n * sizeof(double)), *b = e2e_alloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) { a[i] = init(i); b[i] = -1; }
+#pragma acc parallel loop num_gangs(3) vector_length(32) copyin(a[0:n]) copy(b[0:n])
+  for (int i = 1; i < n - 1; i++) {
+#pragma acc cache(a[i-1:3])
+    b[i] = a[i - 1] + 2.0 * a[i] + a[i + 1];
+  }
+  for (int i = 0; i < n; i++) {
+    double want = (i == 0 || i == n - 1) ? -1 : a[i - 1] + 2.0 * a[i] + a[i + 1];
+    CHECK(b[i] == want, "three_point(%d): b[%d] = %g, want %g", n, i, b[i], want);
+  }
+  free(a);
+  free(b);
+}
+
+/* Radius 4 (9 points), readonly, default launch; a load outside the section (a[i+5]) still
+ * reads global memory. */
+static void radius_four(int n) {
+  double *a = e2e_alloc(n * sizeof(double)), *b = e2e_alloc(n * sizeof(double));
+  static const double w[9] = {0.5, -1, 2, 0.25, 3, 0.25, 2, -1, 0.5};
+  for (int i = 0; i < n; i++) { a[i] = init(i + 5); b[i] = 0; }
+#pragma acc parallel loop copyin(a[0:n], w[0:9]) copy(b[0:n])
+  for (int i = 4; i < n - 5; i++) {
+#pragma acc cache(readonly: a[i-4:9])
+    double s = 0;
+    for (int r = -4; r <= 4; r++) s += w[r + 4] * a[i + r];
+    b[i] = s + a[i + 5];
+  }
+  for (int i = 0; i < n; i++) {
+    double want = 0;
+    if (i >= 4 && i < n - 5) {
+      double s = 0;
+      for (int r = -4; r <= 4; r++) s += w[r + 4] * a[i + r];
+      want = s + a[i + 5];
+    }
+    CHECK(b[i] == want, "radius_four(%d): b[%d] = %g, want %g", n, i, b[i], want);
+  }
+  free(a);
+  free(b);
+}
+
+/* 2-D 5-point, cache(a[j-1:3][i-1:3]) in a vector loop inside a gang loop; Jacobi steps
+ * ping-pong, so each cached array is written by the other step's kernel. */
+static void five_point(int steps) {
+  double (*a)[NX] = e2e_alloc(sizeof(double[NY][NX])), (*b)[NX] = e2e_alloc(sizeof(double[NY][NX]));
+  double (*ra)[NX] = e2e_alloc(sizeof(double[NY][NX])), (*rb)[NX] = e2e_alloc(sizeof(double[NY][NX]));
+  for (int j = 0; j < NY; j++)
+    for (int i = 0; i < NX; i++) ra[j][i] = rb[j][i] = a[j][i] = b[j][i] = init(j * NX + i);
+#pragma acc data copy(a[0:NY][0:NX], b[0:NY][0:NX])
+  for (int s = 0; s < steps; s++) {
+#pragma acc parallel loop gang vector_length(32)
+    for (int j = 1; j < NY - 1; j++) {
+#pragma acc loop vector
+      for (int i = 1; i < NX - 1; i++) {
+#pragma acc cache(a[j-1:3][i-1:3])
+        b[j][i] = 0.2 * (a[j][i] + a[j - 1][i] + a[j + 1][i] + a[j][i - 1] + a[j][i + 1]);
+      }
+    }
+#pragma acc parallel loop gang
+    for (int j = 1; j < NY - 1; j++) {
+#pragma acc loop vector
+      for (int i = 1; i < NX - 1; i++) {
+#pragma acc cache(b[j-1:3][i-1:3])
+        a[j][i] = 0.2 * (b[j][i] + b[j - 1][i] + b[j + 1][i] + b[j][i - 1] + b[j][i + 1]);
+      }
+    }
+  }
+  for (int s = 0; s < steps; s++) {
+    for (int j = 1; j < NY - 1; j++)
+      for (int i = 1; i < NX - 1; i++) rb[j][i] = 0.2 * (ra[j][i] + ra[j - 1][i] + ra[j + 1][i] + ra[j][i - 1] + ra[j][i + 1]);
+    for (int j = 1; j < NY - 1; j++)
+      for (int i = 1; i < NX - 1; i++) ra[j][i] = 0.2 * (rb[j][i] + rb[j - 1][i] + rb[j + 1][i] + rb[j][i - 1] + rb[j][i + 1]);
+  }
+  for (int j = 0; j < NY; j++)
+    for (int i = 0; i < NX; i++) {
+      CHECK(a[j][i] == ra[j][i], "five_point: a[%d][%d] = %.17g, want %.17g", j, i, a[j][i], ra[j][i]);
+      CHECK(b[j][i] == rb[j][i], "five_point: b[%d][%d] = %.17g, want %.17g", j, i, b[j][i], rb[j][i]);
+    }
+  free(a);
+  free(b);
+  free(ra);
+  free(rb);
+}
+
+/* A cached item the loop writes (c, not readonly) stays in global memory: each iteration
+ * reads back what it wrote. `a` beside it is cached. */
+static void written_in_loop(int n) {
+  int *a = e2e_alloc(n * sizeof(int)), *c = e2e_alloc(n * sizeof(int));
+  for (int i = 0; i < n; i++) { a[i] = i * 3 - 7; c[i] = i; }
+#pragma acc parallel loop vector_length(64) copyin(a[0:n]) copy(c[0:n])
+  for (int i = 1; i < n - 1; i++) {
+#pragma acc cache(a[i-1:3], c[i:1])
+    c[i] = c[i] * 2 + a[i - 1];
+    c[i] += c[i] + a[i + 1];
+  }
+  for (int i = 0; i < n; i++) {
+    int want = i;
+    if (i > 0 && i < n - 1) {
+      want = i * 2 + a[i - 1];
+      want += want + a[i + 1];
+    }
+    CHECK(c[i] == want, "written_in_loop(%d): c[%d] = %d, want %d", n, i, c[i], want);
+  }
+  free(a);
+  free(c);
+}
+
+int main(void) {
+  three_point(1001);
+  three_point(37);
+  three_point(3);
+  radius_four(777);
+  radius_four(12);
+  five_point(3);
+  written_in_loop(131);
+  return e2e_finish();
+}
