@@ -57,8 +57,9 @@ pub struct Note {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Outcome {
-    /// In shared memory: `rows` x `width` elements of `elem_bytes`, read by `loads` loads.
-    Shared { rows: u64, width: u64, elem_bytes: u64, loads: usize },
+    /// In shared memory: `rows` x `width` elements of `elem_bytes`, read by `loads` loads,
+    /// and by `checked` more when their index falls inside the section (tested at run time).
+    Shared { rows: u64, width: u64, elem_bytes: u64, loads: usize, checked: usize },
     /// Kept in global memory, and why.
     Global(String),
 }
@@ -67,13 +68,22 @@ impl Note {
     /// The report's line.
     pub fn text(&self) -> String {
         match &self.outcome {
-            Outcome::Shared { rows, width, elem_bytes, loads } => format!(
-                "Caching {} in shared memory: {rows} x {width} elements of {elem_bytes} bytes ({} bytes) per window of the vector loop, {loads} load{} of the body read{} it",
-                self.item,
-                rows * width * elem_bytes,
-                if *loads == 1 { "" } else { "s" },
-                if *loads == 1 { "s" } else { "" }
-            ),
+            Outcome::Shared { rows, width, elem_bytes, loads, checked } => {
+                let plural = |n: usize| if n == 1 { "" } else { "s" };
+                let mut readers = Vec::new();
+                if *loads > 0 {
+                    readers.push(format!("{loads} load{} of the body", plural(*loads)));
+                }
+                if *checked > 0 {
+                    readers.push(format!("{checked} load{} where its index falls inside the section (checked at run time)", plural(*checked)));
+                }
+                format!(
+                    "Caching {} in shared memory: {rows} x {width} elements of {elem_bytes} bytes ({} bytes) per window of the vector loop, read by {}",
+                    self.item,
+                    rows * width * elem_bytes,
+                    readers.join(" and ")
+                )
+            }
             Outcome::Global(why) => format!("Not caching {} (kept in global memory): {why}", self.item),
         }
     }
@@ -280,7 +290,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
                 let blocks = loop_blocks(&cfg, w.header);
                 let mut plans = Vec::new();
                 for (var, readonly) in &items {
-                    let outcome = match plan_item(m, var, *readonly, w, &blocks, threads) {
+                    let outcome = match plan_item(m, var, *readonly, w, &blocks, threads, &cfg) {
                         Ok(p) if p.bytes() > budget => Outcome::Global(format!(
                             "its tile takes {} bytes of shared memory, over the {} left of the {SHARED_BUDGET} bytes tiles may take",
                             p.bytes(),
@@ -288,7 +298,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
                         )),
                         Ok(p) => {
                             budget -= p.bytes();
-                            let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len() };
+                            let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len(), checked: p.checked.len() };
                             plans.push(p);
                             o
                         }
@@ -359,6 +369,9 @@ struct Plan<'ctx> {
     width: i64,
     /// Loads of the body to redirect, with their tile offset less the lane's column.
     loads: Vec<(Value<'ctx>, i64)>,
+    /// Loads of a one-dimensional section at a varying offset from its start (`a[i + r]` in
+    /// a loop over r), with that offset in elements: the tile when it is inside the section.
+    checked: Vec<(Value<'ctx>, Form<'ctx>)>,
 }
 
 impl Plan<'_> {
@@ -368,7 +381,7 @@ impl Plan<'_> {
 }
 
 /// Decides whether `var` can be cached in window `w` and how.
-fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, threads: u64) -> Result<Plan<'ctx>, String> {
+fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, threads: u64, cfg: &FunctionCfg<'ctx>) -> Result<Plan<'ctx>, String> {
     let body: Vec<Block> = blocks.iter().copied().filter(|b| *b != w.header).collect();
     let lens: Vec<Option<i64>> = std::iter::once(var.length).chain(var.dims.iter().map(|d| d.length)).map(|v| v.const_int_value()).collect();
     let extents: Vec<Option<i64>> = var.dims.iter().map(|d| d.extent.const_int_value()).collect();
@@ -410,6 +423,7 @@ fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<
     // The body's loads of the section's elements.
     let section = base_off.plus(&start.scaled(elem_bytes), 1, &same);
     let mut loads = Vec::new();
+    let mut checked = Vec::new();
     let mut elem: Option<Type> = None;
     for i in body.iter().flat_map(|b| b.instructions()) {
         if i.opcode() != Some(Opcode::LLVMLoad) || i.ty().store_size(m) as i64 != elem_bytes {
@@ -419,8 +433,18 @@ fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<
         if r != root {
             continue;
         }
-        let Some(q) = off.plus(&section, -1, &same).as_constant() else { continue };
-        if q % elem_bytes != 0 || elem.is_some_and(|t| t != i.ty()) {
+        if elem.is_some_and(|t| t != i.ty()) {
+            continue;
+        }
+        let diff = off.plus(&section, -1, &same);
+        let Some(q) = diff.as_constant() else {
+            if let Some(f) = varying_offset(&diff, elem_bytes, lens.len(), w, i, cfg) {
+                elem = Some(i.ty());
+                checked.push((i, f));
+            }
+            continue;
+        };
+        if q % elem_bytes != 0 {
             continue;
         }
         let Some(o) = tile_coords(q / elem_bytes, &strides, &lens) else { continue };
@@ -441,7 +465,24 @@ fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<
             (i, row * width + o[last])
         })
         .collect();
-    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, loads })
+    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, loads, checked })
+}
+
+/// A load's byte offset from a one-dimensional section's start that varies (`a[i + r]`):
+/// the offset in elements, when every leaf is an integer the load sees (it dominates the
+/// load and the window's rewrite keeps it: not a header phi) and the form counts whole
+/// elements.
+fn varying_offset<'ctx>(diff: &Form<'ctx>, elem_bytes: i64, dims: usize, w: &Window<'ctx>, load: Value<'ctx>, cfg: &FunctionCfg<'ctx>) -> Option<Form<'ctx>> {
+    if dims != 1 || diff.constant % elem_bytes != 0 || diff.terms.iter().any(|(_, c)| c % elem_bytes != 0) {
+        return None;
+    }
+    let usable = |v: Value<'ctx>| {
+        v.ty().is_int() && (!v.is_instruction() || (v.parent_block() != w.header && cfg.dominates_inst(v, load)))
+    };
+    diff.terms.iter().all(|(v, _)| usable(*v)).then(|| Linear {
+        terms: diff.terms.iter().map(|&(v, c)| (v, c / elem_bytes)).collect(),
+        constant: diff.constant / elem_bytes,
+    })
 }
 
 /// Why instruction `i` may write memory reached from `root` (None: it does not).
@@ -603,7 +644,42 @@ fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, 
             let ptr = lb.gep(p.elem, *tile, &[idx], true);
             load.set_operand(0, ptr);
         }
+        for (load, offset) in &p.checked {
+            read_tile_when_inside(m, *load, offset, p, *tile, t);
+        }
     }
+}
+
+/// `v = load p` becomes `q = offset; if (q <u len) v1 = tile[t + q] else v2 = load p;
+/// v = phi(v1, v2)`.
+fn read_tile_when_inside<'ctx>(m: Module<'ctx>, load: Value<'ctx>, offset: &Form<'ctx>, p: &Plan<'ctx>, tile: Value<'ctx>, t: Value<'ctx>) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let b = ctx.builder();
+    b.position_before(load);
+    let mut q = i64t.const_int(offset.constant as u64);
+    for &(v, c) in &offset.terms {
+        q = b.add(q, b.mul(b.sext_or_trunc(v, i64t), i64t.const_int(c as u64)));
+    }
+    let inside = b.icmp(IntPred::LLVMIntULT, q, i64t.const_int(p.lens[0] as u64));
+    let shared_ptr = b.gep(p.elem, tile, &[b.add(t, q)], true);
+    let blk = load.parent_block();
+    let next = load.next_instruction().expect("a load is not a terminator");
+    let join = blk.split_before(ctx, next, "acc.cache.join");
+    let global = blk.split_before(ctx, load, "acc.cache.global");
+    let shared = ctx.append_block(blk.parent(), "acc.cache.shared");
+    b.position_at_end(shared);
+    let from_tile = b.load(p.elem, shared_ptr, "");
+    b.br(join);
+    let old = blk.terminator().expect("split blocks end with a branch");
+    b.position_before(old);
+    b.cond_br(inside, shared, global);
+    old.erase();
+    b.position_before(join.first_instruction().expect("the join holds the rest of the block"));
+    let phi = b.phi(p.elem, "");
+    load.replace_all_uses_with(phi);
+    phi.add_incoming(from_tile, shared);
+    phi.add_incoming(load, global);
 }
 
 /// What `k` steps by: the latch adds the threads of every level the loop spreads over
@@ -681,4 +757,68 @@ fn emit_fill<'ctx>(
     b.cond_br(b.icmp(IntPred::LLVMIntSLT, row1, c(p.rows)), row_head, after);
     b.position_at_end(after);
     after
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinates_inside_and_outside_a_section() {
+        // a[j-1:3][i-1:3] of rows of 67: the element a[j+1][i] is 2 rows and 1 column in.
+        let strides = [67, 1];
+        assert_eq!(tile_coords(2 * 67 + 1, &strides, &[3, 3]), Some(vec![2, 1]));
+        assert_eq!(tile_coords(0, &strides, &[3, 3]), Some(vec![0, 0]));
+        // One column left of the section (a[j][i-2]) and one past it (a[j][i+2]).
+        assert_eq!(tile_coords(67 - 1, &strides, &[3, 3]), None);
+        assert_eq!(tile_coords(67 + 3, &strides, &[3, 3]), None);
+        // A row below it, and before it.
+        assert_eq!(tile_coords(3 * 67, &strides, &[3, 3]), None);
+        assert_eq!(tile_coords(-1, &strides, &[3, 3]), None);
+        // One dimension: a[i-4:9].
+        assert_eq!(tile_coords(8, &[1], &[9]), Some(vec![8]));
+        assert_eq!(tile_coords(9, &[1], &[9]), None);
+    }
+
+    #[test]
+    fn geometry_needs_constant_lengths_and_array_rows() {
+        assert_eq!(geometry(&[Some(3), Some(3)], &[Some(67)]), Ok((vec![67, 1], vec![3, 3])));
+        assert_eq!(geometry(&[Some(3), Some(5), Some(2)], &[Some(10), Some(4)]), Ok((vec![40, 4, 1], vec![3, 5, 2])));
+        assert_eq!(geometry(&[Some(9)], &[]), Ok((vec![1], vec![9])));
+        assert!(geometry(&[None], &[]).unwrap_err().contains("not a constant"));
+        assert!(geometry(&[Some(3), Some(3)], &[None]).unwrap_err().contains("variable-length"));
+        assert!(geometry(&[Some(3), Some(3)], &[Some(-1)]).unwrap_err().contains("pointers"));
+        assert!(geometry(&[Some(3), Some(8)], &[Some(4)]).unwrap_err().contains("takes 8 elements of rows of 4"));
+        assert!(geometry(&[Some(0)], &[]).is_err());
+    }
+
+    #[test]
+    fn a_tile_row_holds_the_union_of_the_block_s_sections() {
+        // 256 lanes of a[i-1:3]: columns i0-1 .. i0+256.
+        assert_eq!(tile_width(256, 3), 258);
+        assert_eq!(tile_width(32, 9), 40);
+        assert_eq!(tile_width(1, 1), 1);
+    }
+
+    #[test]
+    fn linear_forms_merge_and_cancel() {
+        let eq = |a: char, b: char| a == b;
+        let f = Linear { terms: vec![('k', 1), ('j', 67)], constant: -68 };
+        let g = Linear { terms: vec![('j', 67), ('k', 1)], constant: 1 };
+        assert_eq!(g.plus(&f, -1, &eq).as_constant(), Some(69));
+        assert_eq!(f.scaled(8), Linear { terms: vec![('k', 8), ('j', 536)], constant: -544 });
+        assert_eq!(f.plus(&f, -1, &eq).terms, vec![]);
+        assert_eq!(f.as_constant(), None);
+    }
+
+    #[test]
+    fn report_lines() {
+        let loc = Loc { file: "t.c".into(), line: 9, col: 9 };
+        let shared = Note { loc: loc.clone(), item: "a[i-1:3]".into(), outcome: Outcome::Shared { rows: 1, width: 258, elem_bytes: 8, loads: 3, checked: 0 } };
+        assert_eq!(shared.text(), "Caching a[i-1:3] in shared memory: 1 x 258 elements of 8 bytes (2064 bytes) per window of the vector loop, read by 3 loads of the body");
+        let both = Note { outcome: Outcome::Shared { rows: 1, width: 264, elem_bytes: 4, loads: 1, checked: 2 }, ..shared.clone() };
+        assert!(both.text().ends_with("read by 1 load of the body and 2 loads where its index falls inside the section (checked at run time)"), "{}", both.text());
+        let global = Note { loc, item: "c[i:1]".into(), outcome: Outcome::Global("the loop body writes it".into()) };
+        assert_eq!(global.text(), "Not caching c[i:1] (kept in global memory): the loop body writes it");
+    }
 }
