@@ -277,7 +277,9 @@ fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
 
 /// The kernel's `cache` directives rewritten (or reported), their markers erased.
 /// `threads`: the most threads a block of this kernel has.
-pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64) -> Vec<Note> {
+/// `sync` false (`ACCC_DEBUG_NO_SYNC`) leaves the barriers out, so that
+/// scripts/emulator-selfcheck can show the e2e test sees them missing.
+pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64, sync: bool) -> Vec<Note> {
     let mut notes = Vec::new();
     let mut budget = SHARED_BUDGET;
     for d in caches {
@@ -307,7 +309,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
                     notes.push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
                 }
                 if !plans.is_empty() {
-                    rewrite_window(m, kernel, w, &blocks, &plans);
+                    rewrite_window(m, kernel, w, &blocks, &plans, sync);
                 }
             }
         }
@@ -540,7 +542,7 @@ fn emit<'ctx>(f: &Form<'ctx>, old_k: Value<'ctx>, k_value: Value<'ctx>, blocks: 
 
 /// Rewrites window `w`'s loop to run every window on every thread with the tiles of
 /// `plans` filled at its start (module doc).
-fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, plans: &[Plan<'ctx>]) {
+fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, plans: &[Plan<'ctx>], sync: bool) {
     let ctx = m.context();
     let i64t = ctx.i64();
     let b = ctx.builder();
@@ -607,7 +609,9 @@ fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, 
         }
         phi.erase();
     }
-    devrt::sync(m, &b, Scope::Gang);
+    if sync {
+        devrt::sync(m, &b, Scope::Gang);
+    }
     b.br(header);
 
     // Header: the window goes on while its first index is in range (the same on every
@@ -628,7 +632,9 @@ fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, 
     for (p, tile) in plans.iter().zip(&tiles) {
         at = emit_fill(m, kernel, &b, at, p, *tile, w.k, kbase, t, threads, active, blocks, &mut done);
     }
-    devrt::sync(m, &b, Scope::Gang);
+    if sync {
+        devrt::sync(m, &b, Scope::Gang);
+    }
     let mine = b.icmp(IntPred::LLVMIntSLT, k, w.total);
     b.cond_br(mine, body, skip);
     for phi in body.instructions().into_iter().take_while(|i| i.is_phi()) {

@@ -467,7 +467,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     // Before guard: the cache markers are calls it would otherwise make single-lane.
-    let caches = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape));
+    let caches = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape), opts.sync);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
     let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
