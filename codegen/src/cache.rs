@@ -280,38 +280,49 @@ fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
 /// `sync` false (`ACCC_DEBUG_NO_SYNC`) leaves the barriers out, so that
 /// scripts/emulator-selfcheck can show the e2e test sees them missing.
 pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64, sync: bool) -> Vec<Note> {
-    let mut notes = Vec::new();
-    let mut budget = SHARED_BUDGET;
-    for d in caches {
-        // Read afresh: the values the contract reader saw may be gone since SROA.
-        let items = crate::contract::cache_items(d);
+    // Which window each directive caches in, decided before any rewrite; the directives of
+    // one window are rewritten together (a rewrite replaces the window's index phi).
+    let found: Vec<Result<usize, String>> = {
         let cfg = FunctionCfg::new(kernel);
-        match enclosing_window(&cfg, d, windows) {
-            Err(why) => notes.extend(items.iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) })),
-            Ok(w) => {
-                let blocks = loop_blocks(&cfg, w.header);
-                let mut plans = Vec::new();
-                for (var, readonly) in &items {
-                    let outcome = match plan_item(m, var, *readonly, w, &blocks, threads, &cfg) {
-                        Ok(p) if p.bytes() > budget => Outcome::Global(format!(
-                            "its tile takes {} bytes of shared memory, over the {} left of the {SHARED_BUDGET} bytes tiles may take",
-                            p.bytes(),
-                            budget
-                        )),
-                        Ok(p) => {
-                            budget -= p.bytes();
-                            let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len(), checked: p.checked.len() };
-                            plans.push(p);
-                            o
-                        }
-                        Err(why) => Outcome::Global(why),
-                    };
-                    notes.push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
-                }
-                if !plans.is_empty() {
-                    rewrite_window(m, kernel, w, &blocks, &plans, sync);
-                }
+        caches.iter().map(|d| enclosing_window(&cfg, d, windows)).collect()
+    };
+    let mut notes: Vec<Vec<Note>> = vec![Vec::new(); caches.len()];
+    let mut budget = SHARED_BUDGET;
+    for (d, f) in caches.iter().zip(&found) {
+        if let Err(why) = f {
+            let i = caches.iter().position(|c| c.id == d.id).expect("d is one of caches");
+            // Read afresh: the values the contract reader saw may be gone since SROA.
+            notes[i] = crate::contract::cache_items(d).iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) }).collect();
+        }
+    }
+    let mut order: Vec<usize> = found.iter().filter_map(|f| f.as_ref().ok().copied()).collect();
+    order.dedup();
+    let mut seen = HashSet::new();
+    for wi in order.into_iter().filter(|wi| seen.insert(*wi)) {
+        let w = &windows[wi];
+        let cfg = FunctionCfg::new(kernel);
+        let blocks = loop_blocks(&cfg, w.header);
+        let mut plans = Vec::new();
+        for (i, d) in caches.iter().enumerate().filter(|(i, _)| found[*i].as_ref().ok() == Some(&wi)) {
+            for (var, readonly) in &crate::contract::cache_items(d) {
+                let outcome = match plan_item(m, var, *readonly, w, &blocks, threads, &cfg) {
+                    Ok(p) if p.bytes() > budget => Outcome::Global(format!(
+                        "its tile takes {} bytes of shared memory, over the {budget} left of the {SHARED_BUDGET} bytes tiles may take",
+                        p.bytes()
+                    )),
+                    Ok(p) => {
+                        budget -= p.bytes();
+                        let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len(), checked: p.checked.len() };
+                        plans.push(p);
+                        o
+                    }
+                    Err(why) => Outcome::Global(why),
+                };
+                notes[i].push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
             }
+        }
+        if !plans.is_empty() {
+            rewrite_window(m, kernel, w, &blocks, &plans, sync);
         }
     }
     for d in caches {
@@ -321,19 +332,20 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
         d.begin.erase();
         d.end.erase();
     }
-    notes
+    notes.into_iter().flatten().collect()
 }
 
 /// The partitioned loop whose body the directive is at the top of, spread over every thread
 /// of the block, or why there is none.
-fn enclosing_window<'a, 'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &'a [Window<'ctx>]) -> Result<&'a Window<'ctx>, String> {
+fn enclosing_window<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &[Window<'ctx>]) -> Result<usize, String> {
     let at = cfg.index[&d.begin.parent_block()];
     let innermost = cfg.loops().into_iter().filter(|l| l.body.contains(&at)).min_by_key(|l| l.body.len());
     let Some(l) = innermost else { return Err("the directive is not in a loop of the compute region".into()) };
     let header = cfg.blocks[l.header];
-    let Some(w) = windows.iter().find(|w| w.header == header) else {
+    let Some(wi) = windows.iter().position(|w| w.header == header) else {
         return Err("the loop around it is sequential: only a loop spread over vector lanes is cached".into());
     };
+    let w = &windows[wi];
     if !w.levels.vector {
         return Err("the loop around it is not a vector loop".into());
     }
@@ -346,7 +358,7 @@ fn enclosing_window<'a, 'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, wind
     if w.collapse > 1 {
         return Err("the loop is collapsed".into());
     }
-    Ok(w)
+    Ok(wi)
 }
 
 fn loop_blocks<'ctx>(cfg: &FunctionCfg<'ctx>, header: Block<'ctx>) -> HashSet<Block<'ctx>> {

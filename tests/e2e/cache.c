@@ -118,6 +118,70 @@ static void written_in_loop(int n) {
   free(c);
 }
 
+/* Two cache directives in one loop, a reduction over a cached vector loop, two cached vector
+ * loops in one gang loop, and a kernels construct. */
+static void combinations(int n, int m) {
+  double *a = e2e_alloc(n * m * sizeof(double)), *c = e2e_alloc((n * m + 1) * sizeof(double));
+  double *b = e2e_alloc(n * m * sizeof(double)), *rows = e2e_alloc(n * sizeof(double));
+  double *d = e2e_alloc(n * m * sizeof(double));
+  for (int k = 0; k < n * m; k++) { a[k] = init(k); c[k] = init(3 * k + 1); b[k] = d[k] = 0; }
+  c[n * m] = 1;
+  int total = n * m;
+#pragma acc parallel loop vector_length(96) copyin(a[0:total], c[0:total+1]) copy(b[0:total])
+  for (int i = 1; i < total - 1; i++) {
+#pragma acc cache(a[i-1:3])
+#pragma acc cache(readonly: c[i:2])
+    b[i] = a[i - 1] - a[i + 1] + c[i] * c[i + 1];
+  }
+#pragma acc parallel loop gang copyin(a[0:total]) copy(rows[0:n], d[0:total])
+  for (int j = 0; j < n; j++) {
+    double s = 0;
+#pragma acc loop vector reduction(+:s)
+    for (int i = 1; i < m - 1; i++) {
+#pragma acc cache(a[j*m+i-1:3])
+      s += a[j * m + i - 1] * a[j * m + i + 1] - a[j * m + i];
+    }
+    rows[j] = s;
+#pragma acc loop vector
+    for (int i = 1; i < m - 1; i++) {
+#pragma acc cache(a[j*m+i-1:3])
+      d[j * m + i] = a[j * m + i + 1] - a[j * m + i - 1];
+    }
+#pragma acc loop vector
+    for (int i = 1; i < m - 1; i++) {
+#pragma acc cache(d[j*m+i-1:3])
+      d[j * m + i] += 1;
+    }
+  }
+  for (int i = 0; i < total; i++) {
+    double want = (i == 0 || i == total - 1) ? 0 : a[i - 1] - a[i + 1] + c[i] * c[i + 1];
+    CHECK(b[i] == want, "combinations: b[%d] = %g, want %g", i, b[i], want);
+  }
+  for (int j = 0; j < n; j++) {
+    double s = 0;
+    for (int i = 1; i < m - 1; i++) s += a[j * m + i - 1] * a[j * m + i + 1] - a[j * m + i];
+    CHECK(e2e_close(rows[j], s, 1e-12), "combinations: rows[%d] = %.17g, want %.17g", j, rows[j], s);
+    for (int i = 0; i < m; i++) {
+      double want = (i == 0 || i == m - 1) ? 0 : a[j * m + i + 1] - a[j * m + i - 1] + 1;
+      CHECK(d[j * m + i] == want, "combinations: d[%d][%d] = %g, want %g", j, i, d[j * m + i], want);
+    }
+  }
+  for (int k = 0; k < total; k++) b[k] = 0;
+#pragma acc kernels copyin(a[0:total]) copy(b[0:total])
+  {
+#pragma acc loop independent
+    for (int i = 2; i < total - 2; i++) {
+#pragma acc cache(a[i-2:5])
+      b[i] = a[i - 2] + a[i + 2] - a[i];
+    }
+  }
+  for (int i = 0; i < total; i++) {
+    double want = (i < 2 || i >= total - 2) ? 0 : a[i - 2] + a[i + 2] - a[i];
+    CHECK(b[i] == want, "combinations (kernels): b[%d] = %g, want %g", i, b[i], want);
+  }
+  free(a), free(b), free(c), free(d), free(rows);
+}
+
 int main(void) {
   three_point(1001);
   three_point(37);
@@ -126,5 +190,7 @@ int main(void) {
   radius_four(12);
   five_point(3);
   written_in_loop(131);
+  combinations(7, 301);
+  combinations(3, 5);
   return e2e_finish();
 }
