@@ -1,6 +1,7 @@
 //! The `cache` directive (OpenACC 3.3 §2.10): the sections it names are kept in shared
 //! memory for each window of the vector loop around it (the fcw paper's tile caching,
-//! shared/seeds/software-managed-cache-fcw-openacc.txt).
+//! shared/seeds/software-managed-cache-fcw-openacc.txt, its FETCH_ONLY kind: no channel
+//! between iterations, no write-back).
 //!
 //! Expects: a kernel right after `partition`, its `cache` directives still marked, each
 //! vector-partitioned loop described by its `Window` (the normalised index `k`, the trip

@@ -47,6 +47,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Reduction(r) => format!("reduction({}:{})", r.op.symbol(), r.var.text),
         Clause::Collapse(n) => format!("collapse({n})"),
         Clause::Default(s) => format!("default({s})"),
+        Clause::Cache { var, readonly } => format!("cache({}{})", if *readonly { "readonly: " } else { "" }, var.text),
         other => {
             let dbg = format!("{other:?}");
             dbg.split('(').next().unwrap_or(&dbg).to_lowercase()
