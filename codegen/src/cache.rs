@@ -7,11 +7,14 @@
 //! vector-partitioned loop described by its `Window` (the normalised index `k`, the trip
 //! count, header, latch, exit).
 //!
-//! Produces, for a `cache` directive at the top of the body of a loop spread over all the
-//! threads of a block (a `gang vector` loop, or a `vector` loop in a gang loop with no
-//! worker loop around it): the loop runs in windows of C consecutive iterations, C the
-//! block's threads, every thread running every window (a thread past the end skips the body
-//! but not the barriers). Per window and item, a shared-memory tile receives the union of
+//! Produces, for a `cache` directive at the top of the body of a vector loop: the loop runs
+//! in windows of C consecutive iterations, every thread running every window (a thread past
+//! the end skips the body but not the barriers). A loop spread over all the threads of a
+//! block (a `gang vector` loop, or a `vector` loop with no worker loop around it) has
+//! windows of the block's threads, one tile and block barriers; a vector loop inside a
+//! worker loop has windows of each worker's lanes, a tile per worker (16, indexed by the
+//! worker id) and worker barriers, and the kernel is flagged for worker syncs (the runtime
+//! then gives workers one warp each). Per window and item, a shared-memory tile receives the union of
 //! the block's sections, `a[lo(i0) : C + len - 1]` for `a[i+d : len]` (each leading
 //! dimension of `a[j-1:3][i-1:3]` a constant number of rows), loaded cooperatively (thread t
 //! loads elements t, t + C, ...; only the columns of iterations that exist), then a
@@ -23,8 +26,7 @@
 //! What it deliberately does not do (each a line of the compile report, the item then kept
 //! in global memory): sections whose start in the last dimension is not the loop index plus
 //! a loop-invariant value (unit stride), lengths or extents that are not constants,
-//! dimensions other than the last that vary in the loop, a loop that is not spread over the
-//! whole block (a vector loop inside a worker loop, `gang(static:)`, `collapse`), a
+//! dimensions other than the last that vary in the loop, `gang(static:)` and `collapse`, a
 //! directive inside a sequential loop, tiles over `SHARED_BUDGET`, and an item the loop body
 //! writes or may write (a store through the same pointer, a call) unless `readonly:` says
 //! it does not. Stores through another pointer are taken not to reach the cached array
@@ -48,6 +50,23 @@ pub const SHARED_BUDGET: u64 = 32 * 1024;
 /// The most threads a block can have: the tile width when the launch size is not a constant.
 pub const MAX_BLOCK_THREADS: u64 = 1024;
 
+/// Tiles of a vector loop inside a worker loop: one per worker, of one warp's lanes (the
+/// runtime launches a kernel that syncs workers with vector length 32 and at most 15
+/// workers, launch.rs `adjust_for_kernel`).
+pub const WORKER_COPIES: u64 = 16;
+pub const WORKER_LANES: u64 = 32;
+
+/// Who shares a window's tile, and the barrier they meet at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sharing {
+    /// Every thread of the block runs the loop's window (a `gang vector` loop, or a vector
+    /// loop with no worker loop around it): one tile, block barriers.
+    Block,
+    /// The lanes of each worker run a window of their own (a vector loop inside a worker
+    /// loop): a tile per worker, worker (warp) barriers.
+    Worker,
+}
+
 /// What the compile report says about one item of a `cache` directive.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
@@ -60,7 +79,8 @@ pub struct Note {
 pub enum Outcome {
     /// In shared memory: `rows` x `width` elements of `elem_bytes`, read by `loads` loads,
     /// and by `checked` more when their index falls inside the section (tested at run time).
-    Shared { rows: u64, width: u64, elem_bytes: u64, loads: usize, checked: usize },
+    /// `copies`: 1 for a tile of the block, `WORKER_COPIES` for one per worker.
+    Shared { rows: u64, width: u64, elem_bytes: u64, copies: u64, loads: usize, checked: usize },
     /// Kept in global memory, and why.
     Global(String),
 }
@@ -69,7 +89,7 @@ impl Note {
     /// The report's line.
     pub fn text(&self) -> String {
         match &self.outcome {
-            Outcome::Shared { rows, width, elem_bytes, loads, checked } => {
+            Outcome::Shared { rows, width, elem_bytes, copies, loads, checked } => {
                 let plural = |n: usize| if n == 1 { "" } else { "s" };
                 let mut readers = Vec::new();
                 if *loads > 0 {
@@ -78,10 +98,11 @@ impl Note {
                 if *checked > 0 {
                     readers.push(format!("{checked} load{} where its index falls inside the section (checked at run time)", plural(*checked)));
                 }
+                let per = if *copies > 1 { format!(", a copy per worker ({copies} copies)") } else { String::new() };
                 format!(
-                    "Caching {} in shared memory: {rows} x {width} elements of {elem_bytes} bytes ({} bytes) per window of the vector loop, read by {}",
+                    "Caching {} in shared memory: {rows} x {width} elements of {elem_bytes} bytes ({} bytes{per}) per window of the vector loop, read by {}",
                     self.item,
-                    rows * width * elem_bytes,
+                    rows * width * elem_bytes * copies,
                     readers.join(" and ")
                 )
             }
@@ -277,13 +298,14 @@ fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
 }
 
 /// The kernel's `cache` directives rewritten (or reported), their markers erased.
-/// `threads`: the most threads a block of this kernel has.
+/// `threads`: the most threads a block of this kernel has. Also says whether a tile is per
+/// worker (the kernel then syncs workers: `KernelPlan::worker_sync`).
 /// `sync` false (`ACCC_DEBUG_NO_SYNC`) leaves the barriers out, so that
 /// scripts/emulator-selfcheck can show the e2e test sees them missing.
-pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64, sync: bool) -> Vec<Note> {
+pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64, sync: bool) -> (Vec<Note>, bool) {
     // Which window each directive caches in, decided before any rewrite; the directives of
     // one window are rewritten together (a rewrite replaces the window's index phi).
-    let found: Vec<Result<usize, String>> = {
+    let found: Vec<Result<(usize, Sharing), String>> = {
         let cfg = FunctionCfg::new(kernel);
         caches.iter().map(|d| enclosing_window(&cfg, d, windows)).collect()
     };
@@ -296,24 +318,36 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
             notes[i] = crate::contract::cache_items(d).iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) }).collect();
         }
     }
-    let mut order: Vec<usize> = found.iter().filter_map(|f| f.as_ref().ok().copied()).collect();
+    let mut order: Vec<(usize, Sharing)> = found.iter().filter_map(|f| f.as_ref().ok().copied()).collect();
     order.dedup();
     let mut seen = HashSet::new();
-    for wi in order.into_iter().filter(|wi| seen.insert(*wi)) {
+    let mut per_worker = false;
+    for (wi, sharing) in order.into_iter().filter(|(wi, _)| seen.insert(*wi)) {
         let w = &windows[wi];
+        let (lanes, copies) = match sharing {
+            Sharing::Block => (threads, 1),
+            Sharing::Worker => (WORKER_LANES, WORKER_COPIES),
+        };
         let cfg = FunctionCfg::new(kernel);
         let blocks = loop_blocks(&cfg, w.header);
         let mut plans = Vec::new();
-        for (i, d) in caches.iter().enumerate().filter(|(i, _)| found[*i].as_ref().ok() == Some(&wi)) {
+        for (i, d) in caches.iter().enumerate().filter(|(i, _)| found[*i].as_ref().ok().map(|f| f.0) == Some(wi)) {
             for (var, readonly) in &crate::contract::cache_items(d) {
-                let outcome = match plan_item(m, var, *readonly, w, &blocks, threads, &cfg) {
+                let outcome = match plan_item(m, var, *readonly, w, &blocks, lanes, copies, &cfg) {
                     Ok(p) if p.bytes() > budget => Outcome::Global(format!(
                         "its tile takes {} bytes of shared memory, over the {budget} left of the {SHARED_BUDGET} bytes tiles may take",
                         p.bytes()
                     )),
                     Ok(p) => {
                         budget -= p.bytes();
-                        let o = Outcome::Shared { rows: p.rows as u64, width: p.width as u64, elem_bytes: p.elem_bytes as u64, loads: p.loads.len(), checked: p.checked.len() };
+                        let o = Outcome::Shared {
+                            rows: p.rows as u64,
+                            width: p.width as u64,
+                            elem_bytes: p.elem_bytes as u64,
+                            copies,
+                            loads: p.loads.len(),
+                            checked: p.checked.len(),
+                        };
                         plans.push(p);
                         o
                     }
@@ -323,7 +357,8 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
             }
         }
         if !plans.is_empty() {
-            rewrite_window(m, kernel, w, &blocks, &plans, sync);
+            per_worker |= sharing == Sharing::Worker;
+            rewrite_window(m, kernel, w, &blocks, &plans, sharing, sync);
         }
     }
     for d in caches {
@@ -333,12 +368,12 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
         d.begin.erase();
         d.end.erase();
     }
-    notes.into_iter().flatten().collect()
+    (notes.into_iter().flatten().collect(), per_worker)
 }
 
 /// The partitioned loop whose body the directive is at the top of, spread over every thread
 /// of the block, or why there is none.
-fn enclosing_window<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &[Window<'ctx>]) -> Result<usize, String> {
+fn enclosing_window<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &[Window<'ctx>]) -> Result<(usize, Sharing), String> {
     let at = cfg.index[&d.begin.parent_block()];
     let innermost = cfg.loops().into_iter().filter(|l| l.body.contains(&at)).min_by_key(|l| l.body.len());
     let Some(l) = innermost else { return Err("the directive is not in a loop of the compute region".into()) };
@@ -350,16 +385,13 @@ fn enclosing_window<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows:
     if !w.levels.vector {
         return Err("the loop around it is not a vector loop".into());
     }
-    if !w.levels.worker {
-        return Err("the vector loop runs inside a worker loop (each worker's lanes would need a tile of their own)".into());
-    }
     if w.chunked {
         return Err("the loop has gang(static:) chunks, whose iterations are not contiguous per block".into());
     }
     if w.collapse > 1 {
         return Err("the loop is collapsed".into());
     }
-    Ok(wi)
+    Ok((wi, if w.levels.worker { Sharing::Block } else { Sharing::Worker }))
 }
 
 fn loop_blocks<'ctx>(cfg: &FunctionCfg<'ctx>, header: Block<'ctx>) -> HashSet<Block<'ctx>> {
@@ -382,6 +414,8 @@ struct Plan<'ctx> {
     /// Rows of the tile (the leading dimensions' lengths multiplied) and its width.
     rows: i64,
     width: i64,
+    /// Tiles (one per worker, or one).
+    copies: i64,
     /// Loads of the body to redirect, with their tile offset less the lane's column.
     loads: Vec<(Value<'ctx>, i64)>,
     /// Loads of a one-dimensional section at a varying offset from its start (`a[i + r]` in
@@ -391,12 +425,22 @@ struct Plan<'ctx> {
 
 impl Plan<'_> {
     fn bytes(&self) -> u64 {
-        (self.rows * self.width * self.elem_bytes) as u64
+        (self.rows * self.width * self.elem_bytes * self.copies) as u64
     }
 }
 
 /// Decides whether `var` can be cached in window `w` and how.
-fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, threads: u64, cfg: &FunctionCfg<'ctx>) -> Result<Plan<'ctx>, String> {
+#[allow(clippy::too_many_arguments)]
+fn plan_item<'ctx>(
+    m: Module<'ctx>,
+    var: &Var<'ctx>,
+    readonly: bool,
+    w: &Window<'ctx>,
+    blocks: &HashSet<Block<'ctx>>,
+    lanes: u64,
+    copies: u64,
+    cfg: &FunctionCfg<'ctx>,
+) -> Result<Plan<'ctx>, String> {
     let body: Vec<Block> = blocks.iter().copied().filter(|b| *b != w.header).collect();
     let lens: Vec<Option<i64>> = std::iter::once(var.length).chain(var.dims.iter().map(|d| d.length)).map(|v| v.const_int_value()).collect();
     let extents: Vec<Option<i64>> = var.dims.iter().map(|d| d.extent.const_int_value()).collect();
@@ -471,7 +515,7 @@ fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<
     };
     let last = lens.len() - 1;
     let rows: i64 = lens[..last].iter().product();
-    let width = tile_width(threads, lens[last] as u64) as i64;
+    let width = tile_width(lanes, lens[last] as u64) as i64;
     // Tile offset of each load, less the lane's column: row * width + o_last.
     let loads = loads
         .into_iter()
@@ -480,7 +524,7 @@ fn plan_item<'ctx>(m: Module<'ctx>, var: &Var<'ctx>, readonly: bool, w: &Window<
             (i, row * width + o[last])
         })
         .collect();
-    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, loads, checked })
+    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, copies: copies as i64, loads, checked })
 }
 
 /// A load's byte offset from a one-dimensional section's start that varies (`a[i + r]`):
@@ -555,25 +599,33 @@ fn emit<'ctx>(f: &Form<'ctx>, old_k: Value<'ctx>, k_value: Value<'ctx>, blocks: 
 
 /// Rewrites window `w`'s loop to run every window on every thread with the tiles of
 /// `plans` filled at its start (module doc).
-fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, plans: &[Plan<'ctx>], sync: bool) {
+fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, blocks: &HashSet<Block<'ctx>>, plans: &[Plan<'ctx>], sharing: Sharing, sync: bool) {
     let ctx = m.context();
     let i64t = ctx.i64();
     let b = ctx.builder();
-    // The thread's column t and the block's threads C, in the preheader.
+    // The thread's column t and the window's threads C (the block's, or the worker's
+    // lanes), in the preheader.
     b.position_before(w.preheader.terminator().expect("preheader has a terminator"));
     let id = |name: &str| devrt::id(m, &b, name);
-    let (wid, nv, vid, nw) = (id(devrt::WORKER_ID), id(devrt::VECTOR_LENGTH), id(devrt::VECTOR_ID), id(devrt::NUM_WORKERS));
-    let t = b.add(b.mul(wid, nv), vid);
-    let threads = b.mul(nw, nv);
+    let (wid, nv, vid) = (id(devrt::WORKER_ID), id(devrt::VECTOR_LENGTH), id(devrt::VECTOR_ID));
+    let (t, threads, scope) = match sharing {
+        Sharing::Block => (b.add(b.mul(wid, nv), vid), b.mul(id(devrt::NUM_WORKERS), nv), Scope::Gang),
+        Sharing::Worker => (vid, nv, Scope::Worker),
+    };
     let tiles: Vec<Value> = plans
         .iter()
         .map(|p| {
-            let ty = ctx.array_type(p.elem, (p.rows * p.width) as u64);
+            let one = (p.rows * p.width) as u64;
+            let ty = ctx.array_type(p.elem, one * p.copies as u64);
             let g = m.add_global_in(ty, &format!("acc.cache.{}", p.name.split('[').next().unwrap_or("tile")), 3);
             g.set_initializer(ty.undef());
             g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
             g.set_alignment(p.elem_bytes.clamp(1, 16) as u32);
-            b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr())
+            let tile = b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr());
+            match sharing {
+                Sharing::Block => tile,
+                Sharing::Worker => b.gep(p.elem, tile, &[b.mul(wid, i64t.const_int(one))], true),
+            }
         })
         .collect();
 
@@ -623,7 +675,7 @@ fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, 
         phi.erase();
     }
     if sync {
-        devrt::sync(m, &b, Scope::Gang);
+        devrt::sync(m, &b, scope);
     }
     b.br(header);
 
@@ -646,7 +698,7 @@ fn rewrite_window<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, w: &Window<'ctx>, 
         at = emit_fill(m, kernel, &b, at, p, *tile, w.k, kbase, t, threads, active, blocks, &mut done);
     }
     if sync {
-        devrt::sync(m, &b, Scope::Gang);
+        devrt::sync(m, &b, scope);
     }
     let mine = b.icmp(IntPred::LLVMIntSLT, k, w.total);
     b.cond_br(mine, body, skip);
@@ -833,10 +885,12 @@ mod tests {
     #[test]
     fn report_lines() {
         let loc = Loc { file: "t.c".into(), line: 9, col: 9 };
-        let shared = Note { loc: loc.clone(), item: "a[i-1:3]".into(), outcome: Outcome::Shared { rows: 1, width: 258, elem_bytes: 8, loads: 3, checked: 0 } };
+        let shared = Note { loc: loc.clone(), item: "a[i-1:3]".into(), outcome: Outcome::Shared { rows: 1, width: 258, elem_bytes: 8, copies: 1, loads: 3, checked: 0 } };
         assert_eq!(shared.text(), "Caching a[i-1:3] in shared memory: 1 x 258 elements of 8 bytes (2064 bytes) per window of the vector loop, read by 3 loads of the body");
-        let both = Note { outcome: Outcome::Shared { rows: 1, width: 264, elem_bytes: 4, loads: 1, checked: 2 }, ..shared.clone() };
+        let both = Note { outcome: Outcome::Shared { rows: 1, width: 264, elem_bytes: 4, copies: 1, loads: 1, checked: 2 }, ..shared.clone() };
         assert!(both.text().ends_with("read by 1 load of the body and 2 loads where its index falls inside the section (checked at run time)"), "{}", both.text());
+        let workers = Note { outcome: Outcome::Shared { rows: 3, width: 34, elem_bytes: 8, copies: 16, loads: 5, checked: 0 }, ..shared.clone() };
+        assert_eq!(workers.text(), "Caching a[i-1:3] in shared memory: 3 x 34 elements of 8 bytes (13056 bytes, a copy per worker (16 copies)) per window of the vector loop, read by 5 loads of the body");
         let global = Note { loc, item: "c[i:1]".into(), outcome: Outcome::Global("the loop body writes it".into()) };
         assert_eq!(global.text(), "Not caching c[i:1] (kept in global memory): the loop body writes it");
     }

@@ -467,9 +467,9 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     // Before guard: the cache markers are calls it would otherwise make single-lane.
-    let caches = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape), opts.sync);
+    let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape), opts.sync);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
-    let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
+    let worker_sync = red.worker_sync | placed.per_worker | cache_worker_sync | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     // (`shape` above: a loop spread over the vector lanes (a lone gang or worker loop,
     // mapping.rs) needs lanes in the default launch, or it runs on blocks of one thread per
@@ -479,9 +479,9 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
 }
 
 /// The most threads a block of the region's kernel can have: its constant `num_workers` and
-/// `vector_length` (the default shape's where a clause is absent), at most the hardware's
-/// 1024. The runtime only ever launches fewer (clamping; workers of one warp keep the
-/// product), so a tile this wide holds every block's union.
+/// `vector_length` (the default shape's where a clause is absent; the vector rounded up to a
+/// warp), at most the hardware's 1024. The runtime only ever launches fewer (clamping;
+/// workers of one warp keep the product), so a tile this wide holds every block's union.
 fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
     let size = |found: Option<Value<'ctx>>, default: u64| match found {
         None => Some(default),
@@ -490,8 +490,10 @@ fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
     let workers = r.directive.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None });
     let lanes = r.directive.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None });
     let (workers, lanes) = (size(workers, shape.num_workers as u64), size(lanes, shape.vector_length as u64));
+    // A kernel flagged for worker syncs gets workers of a whole warp (launch.rs,
+    // `adjust_for_kernel`): a vector under 32 lanes grows to 32.
     match (workers, lanes) {
-        (Some(w), Some(l)) => (w.saturating_mul(l)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
+        (Some(w), Some(l)) => (w.saturating_mul(l.max(1).div_ceil(32) * 32)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
         _ => crate::cache::MAX_BLOCK_THREADS,
     }
 }

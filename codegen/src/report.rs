@@ -317,9 +317,9 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .caches
                 .iter()
                 .map(|c| match &c.outcome {
-                    crate::cache::Outcome::Shared { rows, width, elem_bytes, loads, checked } => json!({
+                    crate::cache::Outcome::Shared { rows, width, elem_bytes, copies, loads, checked } => json!({
                         "location": loc_json(&c.loc), "item": c.item, "placement": "shared",
-                        "rows": rows, "width": width, "element_bytes": elem_bytes, "bytes": rows * width * elem_bytes, "loads": loads, "checked_loads": checked,
+                        "rows": rows, "width": width, "element_bytes": elem_bytes, "copies": copies, "bytes": rows * width * elem_bytes * copies, "loads": loads, "checked_loads": checked,
                     }),
                     crate::cache::Outcome::Global(why) => json!({ "location": loc_json(&c.loc), "item": c.item, "placement": "global", "reason": why }),
                 })

@@ -46,7 +46,7 @@ void five_point(int n, double (*a)[100], double (*b)[100]) {
   }
 }
 
-// Kept in global memory, each with its reason, at the directive.
+// Kept in global memory, each with its reason, at the directive (and two that are cached).
 // CHECK-LABEL: cache-report.c: reasons:
 // JSON: "placement": "global",
 // JSON-NEXT: "reason": "the start of its last dimension is not the loop index plus a constant offset (unit stride)"
@@ -76,7 +76,8 @@ void reasons(int n, int m, double *a, double *b, const double *c) {
   for (int j = 0; j < n; j++) {
 #pragma acc loop vector
     for (int i = 0; i < m; i++) {
-// CHECK: {{^}}         [[@LINE+1]], Not caching a[j*m+i:1] (kept in global memory): the vector loop runs inside a worker loop (each worker's lanes would need a tile of their own)
+// A vector loop inside a worker loop: a tile per worker, of one warp's lanes.
+// CHECK: {{^}}         [[@LINE+1]], Caching a[j*m+i:1] in shared memory: 1 x 32 elements of 8 bytes (4096 bytes, a copy per worker (16 copies)) per window of the vector loop, read by 1 load of the body
 #pragma acc cache(a[j*m+i:1])
       b[j] += a[j * m + i];
     }

@@ -53,3 +53,28 @@ void five_point(int n, const float (*u)[131], float (*v)[131]) {
     }
   }
 }
+
+// A vector loop inside a worker loop: a tile per worker (16 copies) and worker barriers
+// (bar.warp.sync: the runtime gives such kernels workers of one warp).
+// CHECK-LABEL: .entry per_worker_l{{[0-9]+}}(
+// CHECK: .shared .align 8 .b8 {{acc_\$_cache_\$_a[0-9]*}}[4352];
+// CHECK-NOT: bar.sync
+// CHECK: bar.warp.sync -1;
+// CHECK: ld.global.b64
+// CHECK: st.shared.b64
+// CHECK: bar.warp.sync -1;
+// CHECK-NOT: ld.global
+// CHECK-COUNT-3: ld.shared.b64
+// CHECK: st.global.b64
+// CHECK-NOT: bar.sync
+// CHECK: ret;
+void per_worker(int n, int m, const double *a, double *b) {
+#pragma acc parallel loop gang worker copyin(a[0:n*m]) copy(b[0:n*m])
+  for (int j = 0; j < n; j++) {
+#pragma acc loop vector
+    for (int i = 1; i < m - 1; i++) {
+#pragma acc cache(a[j*m+i-1:3])
+      b[j * m + i] = a[j * m + i - 1] + a[j * m + i] + a[j * m + i + 1];
+    }
+  }
+}

@@ -182,6 +182,30 @@ static void combinations(int n, int m) {
   free(a), free(b), free(c), free(d), free(rows);
 }
 
+/* A vector loop inside a worker loop: a tile per worker, worker barriers; rows spread over
+ * gangs and workers, odd sizes so that workers and windows run out at different points. */
+static void per_worker(int ny, int nx) {
+  float *a = e2e_alloc(ny * nx * sizeof(float)), *b = e2e_alloc(ny * nx * sizeof(float));
+  for (int k = 0; k < ny * nx; k++) { a[k] = (float)init(k); b[k] = -1; }
+  int total = ny * nx;
+#pragma acc parallel loop gang worker num_workers(3) vector_length(32) copyin(a[0:total]) copy(b[0:total])
+  for (int j = 1; j < ny - 1; j++) {
+#pragma acc loop vector
+    for (int i = 2; i < nx - 2; i++) {
+#pragma acc cache(a[(j-1)*nx+i-2:5])
+      b[j * nx + i] = a[(j - 1) * nx + i - 2] + a[(j - 1) * nx + i + 2] - a[(j - 1) * nx + i] + a[j * nx + i];
+    }
+  }
+  for (int j = 0; j < ny; j++)
+    for (int i = 0; i < nx; i++) {
+      float want = -1;
+      if (j >= 1 && j < ny - 1 && i >= 2 && i < nx - 2)
+        want = a[(j - 1) * nx + i - 2] + a[(j - 1) * nx + i + 2] - a[(j - 1) * nx + i] + a[j * nx + i];
+      CHECK(b[j * nx + i] == want, "per_worker(%d, %d): b[%d][%d] = %g, want %g", ny, nx, j, i, b[j * nx + i], want);
+    }
+  free(a), free(b);
+}
+
 int main(void) {
   three_point(1001);
   three_point(37);
@@ -192,5 +216,7 @@ int main(void) {
   written_in_loop(131);
   combinations(7, 301);
   combinations(3, 5);
+  per_worker(29, 83);
+  per_worker(4, 7);
   return e2e_finish();
 }
