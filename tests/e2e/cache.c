@@ -206,6 +206,38 @@ static void per_worker(int ny, int nx) {
   free(a), free(b);
 }
 
+/* Three dimensions: cache(u[k-1:3][j-1:3][i-1:3]) in a vector loop under a gang loop over k
+ * and a sequential loop over j: nine rows per window. */
+#define NZ 9
+#define NJ 11
+#define NI 37
+static void seven_point(void) {
+  double (*u)[NJ][NI] = e2e_alloc(sizeof(double[NZ][NJ][NI])), (*v)[NJ][NI] = e2e_alloc(sizeof(double[NZ][NJ][NI]));
+  for (int k = 0; k < NZ; k++)
+    for (int j = 0; j < NJ; j++)
+      for (int i = 0; i < NI; i++) { u[k][j][i] = init((k * NJ + j) * NI + i); v[k][j][i] = 0; }
+#pragma acc parallel loop gang vector_length(32) copyin(u[0:NZ][0:NJ][0:NI]) copy(v[0:NZ][0:NJ][0:NI])
+  for (int k = 1; k < NZ - 1; k++) {
+#pragma acc loop seq
+    for (int j = 1; j < NJ - 1; j++) {
+#pragma acc loop vector
+      for (int i = 1; i < NI - 1; i++) {
+#pragma acc cache(u[k-1:3][j-1:3][i-1:3])
+        v[k][j][i] = u[k][j][i] * 6 - u[k - 1][j][i] - u[k + 1][j][i] - u[k][j - 1][i] - u[k][j + 1][i] - u[k][j][i - 1] - u[k][j][i + 1];
+      }
+    }
+  }
+  for (int k = 0; k < NZ; k++)
+    for (int j = 0; j < NJ; j++)
+      for (int i = 0; i < NI; i++) {
+        double want = 0;
+        if (k > 0 && k < NZ - 1 && j > 0 && j < NJ - 1 && i > 0 && i < NI - 1)
+          want = u[k][j][i] * 6 - u[k - 1][j][i] - u[k + 1][j][i] - u[k][j - 1][i] - u[k][j + 1][i] - u[k][j][i - 1] - u[k][j][i + 1];
+        CHECK(v[k][j][i] == want, "seven_point: v[%d][%d][%d] = %g, want %g", k, j, i, v[k][j][i], want);
+      }
+  free(u), free(v);
+}
+
 int main(void) {
   three_point(1001);
   three_point(37);
@@ -218,5 +250,6 @@ int main(void) {
   combinations(3, 5);
   per_worker(29, 83);
   per_worker(4, 7);
+  seven_point();
   return e2e_finish();
 }
