@@ -3,7 +3,8 @@
 //! shared/seeds/software-managed-cache-fcw-openacc.txt, its FETCH_ONLY kind: no channel
 //! between iterations, no write-back).
 //!
-//! Expects: a kernel right after `partition`, its `cache` directives still marked, each
+//! Expects: a kernel after `partition` and `privatize` (before `guard`), its `cache`
+//! directives still marked, each
 //! vector-partitioned loop described by its `Window` (the normalised index `k`, the trip
 //! count, header, latch, exit).
 //!
@@ -14,14 +15,16 @@
 //! windows of the block's threads, one tile and block barriers; a vector loop inside a
 //! worker loop has windows of each worker's lanes, a tile per worker (16, indexed by the
 //! worker id) and worker barriers, and the kernel is flagged for worker syncs (the runtime
-//! then gives workers one warp each). Per window and item, a shared-memory tile receives the union of
-//! the block's sections, `a[lo(i0) : C + len - 1]` for `a[i+d : len]` (each leading
-//! dimension of `a[j-1:3][i-1:3]` a constant number of rows), loaded cooperatively (thread t
-//! loads elements t, t + C, ...; only the columns of iterations that exist), then a
-//! barrier; the body's loads of the section's elements read the tile; a barrier before the
-//! next window's fill. A load is redirected when its address is, symbolically, the section's
-//! start plus a constant inside the section (linear forms over the IR's values,
-//! `linear`); any other load of the array stays a global load, which is always correct.
+//! then gives workers one warp each). Per window and item, a shared-memory tile receives the
+//! union of the window's sections, `a[lo(i0) : C + len - 1]` for `a[i+d : len]` (each
+//! leading dimension of `a[j-1:3][i-1:3]` a constant number of rows), loaded cooperatively
+//! (thread t loads columns t, t + C, ... of each row; only the columns of iterations that
+//! exist), then a barrier; the body's loads of the section's elements read the tile; a
+//! barrier before the next window's fill. A load is redirected when its address is,
+//! symbolically, the section's start plus a constant inside the section (linear forms over
+//! the IR's values, `linear`), or, in a one-dimensional section, plus an offset that varies
+//! (`a[i + r]` in a loop over r: tested at run time, the tile when inside); any other load
+//! of the array stays a global load, which is always correct.
 //!
 //! What it deliberately does not do (each a line of the compile report, the item then kept
 //! in global memory): sections whose start in the last dimension is not the loop index plus
@@ -43,9 +46,21 @@ use crate::ir::{clone_instruction, Block, Builder, IntPred, Module, Opcode, Type
 use crate::partition::Window;
 use std::collections::{HashMap, HashSet};
 
-/// Shared memory the tiles of one kernel may take (private arrays have their own 40 KiB,
-/// privatize.rs; a block has 48 KiB of static shared memory).
+/// Shared memory the tiles of one kernel may take at most (less what its private arrays
+/// take: `Limits::shared_bytes`; a block has 48 KiB of static shared memory).
 pub const SHARED_BUDGET: u64 = 32 * 1024;
+
+/// What the kernel leaves the tiles.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// The most threads a block of the kernel has.
+    pub threads: u64,
+    /// Shared memory the private arrays leave (privatize.rs' limit less theirs).
+    pub shared_bytes: u64,
+    /// false (`ACCC_DEBUG_NO_SYNC`): the barriers are left out, so that
+    /// scripts/emulator-selfcheck can show the e2e test sees them missing.
+    pub sync: bool,
+}
 
 /// The most threads a block can have: the tile width when the launch size is not a constant.
 pub const MAX_BLOCK_THREADS: u64 = 1024;
@@ -298,11 +313,9 @@ fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
 }
 
 /// The kernel's `cache` directives rewritten (or reported), their markers erased.
-/// `threads`: the most threads a block of this kernel has. Also says whether a tile is per
-/// worker (the kernel then syncs workers: `KernelPlan::worker_sync`).
-/// `sync` false (`ACCC_DEBUG_NO_SYNC`) leaves the barriers out, so that
-/// scripts/emulator-selfcheck can show the e2e test sees them missing.
-pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], threads: u64, sync: bool) -> (Vec<Note>, bool) {
+/// Also says whether a tile is per worker (the kernel then syncs workers:
+/// `KernelPlan::worker_sync`).
+pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ctx>], windows: &[Window<'ctx>], limits: Limits) -> (Vec<Note>, bool) {
     // Which window each directive caches in, decided before any rewrite; the directives of
     // one window are rewritten together (a rewrite replaces the window's index phi).
     let found: Vec<Result<(usize, Sharing), String>> = {
@@ -310,7 +323,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
         caches.iter().map(|d| enclosing_window(&cfg, d, windows)).collect()
     };
     let mut notes: Vec<Vec<Note>> = vec![Vec::new(); caches.len()];
-    let mut budget = SHARED_BUDGET;
+    let mut budget = SHARED_BUDGET.min(limits.shared_bytes);
     for (d, f) in caches.iter().zip(&found) {
         if let Err(why) = f {
             let i = caches.iter().position(|c| c.id == d.id).expect("d is one of caches");
@@ -325,7 +338,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
     for (wi, sharing) in order.into_iter().filter(|(wi, _)| seen.insert(*wi)) {
         let w = &windows[wi];
         let (lanes, copies) = match sharing {
-            Sharing::Block => (threads, 1),
+            Sharing::Block => (limits.threads, 1),
             Sharing::Worker => (WORKER_LANES, WORKER_COPIES),
         };
         let cfg = FunctionCfg::new(kernel);
@@ -335,7 +348,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
             for (var, readonly) in &crate::contract::cache_items(d) {
                 let outcome = match plan_item(m, var, *readonly, w, &blocks, lanes, copies, &cfg) {
                     Ok(p) if p.bytes() > budget => Outcome::Global(format!(
-                        "its tile takes {} bytes of shared memory, over the {budget} left of the {SHARED_BUDGET} bytes tiles may take",
+                        "its tile takes {} bytes of shared memory, over the {budget} left to tiles (at most {SHARED_BUDGET}, less the private arrays' shared memory)",
                         p.bytes()
                     )),
                     Ok(p) => {
@@ -358,7 +371,7 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
         }
         if !plans.is_empty() {
             per_worker |= sharing == Sharing::Worker;
-            rewrite_window(m, kernel, w, &blocks, &plans, sharing, sync);
+            rewrite_window(m, kernel, w, &blocks, &plans, sharing, limits.sync);
         }
     }
     for d in caches {

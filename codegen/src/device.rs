@@ -466,9 +466,11 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let parts = partition_kernel(dev, k, &plans)?;
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
-    // Before guard: the cache markers are calls it would otherwise make single-lane.
-    let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, block_threads(r, shape), opts.sync);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
+    // After the private arrays (a hint takes the shared memory they leave), before guard
+    // (the cache markers are calls it would otherwise make single-lane).
+    let tiles = crate::cache::Limits { threads: block_threads(r, shape), shared_bytes: crate::privatize::SHARED_LIMIT.saturating_sub(placed.bytes), sync: opts.sync };
+    let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
     let worker_sync = red.worker_sync | placed.per_worker | cache_worker_sync | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
     // (`shape` above: a loop spread over the vector lanes (a lone gang or worker loop,

@@ -98,6 +98,12 @@ void reasons(int n, int m, double *a, double *b, const double *c) {
 #pragma acc cache(a[i:2])
     b[i] = g(a[i] + a[i + 1]);
   }
+#pragma acc parallel loop copyin(a[0:n+4000]) copy(b[0:n])
+  for (int i = 0; i < n; i++) {
+// CHECK: {{^}}         [[@LINE+1]], Not caching a[i:4000] (kept in global memory): its tile takes 34040 bytes of shared memory, over the 32768 left to tiles (at most 32768, less the private arrays' shared memory)
+#pragma acc cache(a[i:4000])
+    b[i] = a[i] + a[i + 3999];
+  }
 #pragma acc parallel loop copyin(a[0:n+1]) copy(b[0:n])
   for (int i = 0; i < n; i++) {
 // With readonly the call does not stop it.
