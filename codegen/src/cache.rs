@@ -323,55 +323,25 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
         caches.iter().map(|d| enclosing_window(&cfg, d, windows)).collect()
     };
     let mut notes: Vec<Vec<Note>> = vec![Vec::new(); caches.len()];
-    let mut budget = SHARED_BUDGET.min(limits.shared_bytes);
-    for (d, f) in caches.iter().zip(&found) {
+    for ((d, f), n) in caches.iter().zip(&found).zip(&mut notes) {
         if let Err(why) = f {
-            let i = caches.iter().position(|c| c.id == d.id).expect("d is one of caches");
             // Read afresh: the values the contract reader saw may be gone since SROA.
-            notes[i] = crate::contract::cache_items(d).iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) }).collect();
+            *n = crate::contract::cache_items(d).iter().map(|(v, _)| Note { loc: d.loc.clone(), item: v.text.clone(), outcome: Outcome::Global(why.clone()) }).collect();
         }
     }
-    let mut order: Vec<(usize, Sharing)> = found.iter().filter_map(|f| f.as_ref().ok().copied()).collect();
-    order.dedup();
-    let mut seen = HashSet::new();
+    let mut budget = SHARED_BUDGET.min(limits.shared_bytes);
     let mut per_worker = false;
-    for (wi, sharing) in order.into_iter().filter(|(wi, _)| seen.insert(*wi)) {
-        let w = &windows[wi];
-        let (lanes, copies) = match sharing {
-            Sharing::Block => (limits.threads, 1),
-            Sharing::Worker => (WORKER_LANES, WORKER_COPIES),
-        };
-        let cfg = FunctionCfg::new(kernel);
-        let blocks = loop_blocks(&cfg, w.header);
-        let mut plans = Vec::new();
-        for (i, d) in caches.iter().enumerate().filter(|(i, _)| found[*i].as_ref().ok().map(|f| f.0) == Some(wi)) {
-            for (var, readonly) in &crate::contract::cache_items(d) {
-                let outcome = match plan_item(m, var, *readonly, w, &blocks, lanes, copies, &cfg) {
-                    Ok(p) if p.bytes() > budget => Outcome::Global(format!(
-                        "its tile takes {} bytes of shared memory, over the {budget} left to tiles (at most {SHARED_BUDGET}, less the private arrays' shared memory)",
-                        p.bytes()
-                    )),
-                    Ok(p) => {
-                        budget -= p.bytes();
-                        let o = Outcome::Shared {
-                            rows: p.rows as u64,
-                            width: p.width as u64,
-                            elem_bytes: p.elem_bytes as u64,
-                            copies,
-                            loads: p.loads.len(),
-                            checked: p.checked.len(),
-                        };
-                        plans.push(p);
-                        o
-                    }
-                    Err(why) => Outcome::Global(why),
-                };
-                notes[i].push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
-            }
+    let mut done = HashSet::new();
+    for &(wi, sharing) in found.iter().flatten() {
+        if !done.insert(wi) {
+            continue;
         }
+        let members: Vec<usize> = (0..caches.len()).filter(|i| found[*i].as_ref().is_ok_and(|f| f.0 == wi)).collect();
+        let plans = plan_window(m, kernel, &windows[wi], sharing, caches, &members, limits, &mut budget, &mut notes);
         if !plans.is_empty() {
             per_worker |= sharing == Sharing::Worker;
-            rewrite_window(m, kernel, w, &blocks, &plans, sharing, limits.sync);
+            let cfg = FunctionCfg::new(kernel);
+            rewrite_window(m, kernel, &windows[wi], &loop_blocks(&cfg, windows[wi].header), &plans, sharing, limits.sync);
         }
     }
     for d in caches {
@@ -384,8 +354,58 @@ pub fn apply<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, caches: &[Directive<'ct
     (notes.into_iter().flatten().collect(), per_worker)
 }
 
-/// The partitioned loop whose body the directive is at the top of, spread over every thread
-/// of the block, or why there is none.
+/// The plans of the items of directives `members` of `caches`, all at the top of window
+/// `w`'s loop, within `budget` bytes of shared memory; each item's note goes to `notes`.
+#[allow(clippy::too_many_arguments)]
+fn plan_window<'ctx>(
+    m: Module<'ctx>,
+    kernel: Value<'ctx>,
+    w: &Window<'ctx>,
+    sharing: Sharing,
+    caches: &[Directive<'ctx>],
+    members: &[usize],
+    limits: Limits,
+    budget: &mut u64,
+    notes: &mut [Vec<Note>],
+) -> Vec<Plan<'ctx>> {
+    let (lanes, copies) = match sharing {
+        Sharing::Block => (limits.threads, 1),
+        Sharing::Worker => (WORKER_LANES, WORKER_COPIES),
+    };
+    let cfg = FunctionCfg::new(kernel);
+    let blocks = loop_blocks(&cfg, w.header);
+    let mut plans = Vec::new();
+    for &i in members {
+        let d = &caches[i];
+        for (var, readonly) in &crate::contract::cache_items(d) {
+            let outcome = match plan_item(m, var, *readonly, w, &blocks, lanes, copies, &cfg) {
+                Ok(p) if p.bytes() > *budget => Outcome::Global(format!(
+                    "its tile takes {} bytes of shared memory, over the {budget} left to tiles (at most {SHARED_BUDGET}, less the private arrays' shared memory)",
+                    p.bytes()
+                )),
+                Ok(p) => {
+                    *budget -= p.bytes();
+                    let o = Outcome::Shared {
+                        rows: p.rows as u64,
+                        width: p.width as u64,
+                        elem_bytes: p.elem_bytes as u64,
+                        copies,
+                        loads: p.loads.len(),
+                        checked: p.checked.len(),
+                    };
+                    plans.push(p);
+                    o
+                }
+                Err(why) => Outcome::Global(why),
+            };
+            notes[i].push(Note { loc: d.loc.clone(), item: var.text.clone(), outcome });
+        }
+    }
+    plans
+}
+
+/// The vector loop whose body the directive is at the top of (an index into `windows`) and
+/// who shares its windows, or why there is none.
 fn enclosing_window<'ctx>(cfg: &FunctionCfg<'ctx>, d: &Directive<'ctx>, windows: &[Window<'ctx>]) -> Result<(usize, Sharing), String> {
     let at = cfg.index[&d.begin.parent_block()];
     let innermost = cfg.loops().into_iter().filter(|l| l.body.contains(&at)).min_by_key(|l| l.body.len());
