@@ -294,17 +294,23 @@ fn address<'ctx>(m: Module<'ctx>, p: Value<'ctx>) -> (Value<'ctx>, Form<'ctx>) {
     (p, off)
 }
 
-/// A GEP's byte offset from its pointer operand (None through a struct).
+/// A GEP's byte offset from its pointer operand: its indices times the sizes of the types
+/// they step over, a struct's field by its offset (None through a vector).
 fn gep_offset<'ctx>(m: Module<'ctx>, g: Value<'ctx>) -> Option<Form<'ctx>> {
     let mut ty: Type = g.gep_source_type();
     let mut off = Form::zero();
     for (k, idx) in g.operands().into_iter().enumerate().skip(1) {
         if k > 1 {
-            // Into the type indexed: an array's (or vector's) element; a struct is not followed.
-            if ty.kind() != crate::ir::TypeKind::LLVMArrayTypeKind {
-                return None;
+            match ty.kind() {
+                crate::ir::TypeKind::LLVMArrayTypeKind => ty = *ty.contained_types().first()?,
+                crate::ir::TypeKind::LLVMStructTypeKind => {
+                    let field = u32::try_from(idx.const_int_value()?).ok()?;
+                    off = off.plus(&Linear::constant(ty.field_offset(m, field)? as i64), 1, &same);
+                    ty = *ty.contained_types().get(field as usize)?;
+                    continue;
+                }
+                _ => return None,
             }
-            ty = *ty.contained_types().first()?;
         }
         let size = ty.store_size(m) as i64;
         off = off.plus(&linear(idx).scaled(size), 1, &same);
@@ -435,12 +441,12 @@ fn loop_blocks<'ctx>(cfg: &FunctionCfg<'ctx>, header: Block<'ctx>) -> HashSet<Bl
 /// One item to cache in a window.
 struct Plan<'ctx> {
     name: String,
-    /// The section's base pointer (loop-invariant).
-    base: Value<'ctx>,
+    /// What the section's base pointer is computed from (loop-invariant).
+    root: Value<'ctx>,
     elem: Type<'ctx>,
     elem_bytes: i64,
-    /// Start of the block's union, in elements from `base`, as a form in which `k` stands
-    /// for the window's first index.
+    /// Start of the window's union, in bytes from `root`, as a form in which `k` stands for
+    /// the window's first index.
     start: Form<'ctx>,
     strides: Vec<i64>,
     lens: Vec<i64>,
@@ -480,31 +486,30 @@ fn plan_item<'ctx>(
     let (strides, lens) = geometry(&lens, &extents)?;
     // The contract's element size is the first dimension's (a whole row of `a[j][i]`).
     let elem_bytes = var.elem_size.const_int_value().ok_or("its element size is not a constant")? / strides[0];
-    if !invariant(var.base, blocks, 0) {
+    // The section's first byte from the root of its base pointer, which must not vary (the
+    // base itself may: `a[i]` is `&a[i]`, 0, 1).
+    let (root, base_off) = address(m, var.base);
+    if !invariant(root, blocks, 0) {
         return Err("its base pointer is computed in the loop".into());
     }
-    let (root, base_off) = address(m, var.base);
-    // The lane's section start in elements: sum(lower[d] * strides[d]).
+    let k_in = |f: &Form<'ctx>| f.terms.iter().find(|(v, _)| same(*v, w.k)).map_or(0, |t| t.1);
     let lowers: Vec<Value> = std::iter::once(var.lower).chain(var.dims.iter().map(|d| d.lower)).collect();
-    let mut start = Form::zero();
+    let mut section = base_off;
     for (d, lo) in lowers.iter().enumerate() {
         let f = linear(*lo);
-        let last = d + 1 == lowers.len();
-        let on_k = f.terms.iter().find(|(v, _)| same(*v, w.k)).map_or(0, |t| t.1);
-        if last && on_k != 1 {
-            return Err(if on_k == 0 {
-                "the start of its last dimension does not follow the loop index".into()
-            } else {
-                "the start of its last dimension is not the loop index plus a constant offset (unit stride)".into()
-            });
-        }
-        if !last && on_k != 0 {
+        if d + 1 < lowers.len() && k_in(&f) != 0 {
             return Err(format!("the start of dimension {} varies in the loop (only the last dimension may follow the loop index)", d + 1));
         }
-        if f.terms.iter().any(|(v, _)| !same(*v, w.k) && !invariant(*v, blocks, 0)) {
-            return Err(format!("the start of dimension {} is not an affine function of the loop index", d + 1));
-        }
-        start = start.plus(&f.scaled(strides[d]), 1, &same);
+        section = section.plus(&f.scaled(strides[d] * elem_bytes), 1, &same);
+    }
+    // One element further per iteration: the loop index (unit stride) in the last dimension.
+    match k_in(&section) {
+        n if n == elem_bytes => {}
+        0 => return Err("the start of its last dimension does not follow the loop index".into()),
+        _ => return Err("the start of its last dimension is not the loop index plus a constant offset (unit stride)".into()),
+    }
+    if section.terms.iter().any(|(v, _)| !same(*v, w.k) && !invariant(*v, blocks, 0)) {
+        return Err("the start of the section is not an affine function of the loop index".into());
     }
     // Writes: a store through the same root, or a call that may write anything.
     if !readonly {
@@ -513,7 +518,6 @@ fn plan_item<'ctx>(
         }
     }
     // The body's loads of the section's elements.
-    let section = base_off.plus(&start.scaled(elem_bytes), 1, &same);
     let mut loads = Vec::new();
     let mut checked = Vec::new();
     let mut elem: Option<Type> = None;
@@ -557,7 +561,7 @@ fn plan_item<'ctx>(
             (i, row * width + o[last])
         })
         .collect();
-    Ok(Plan { name: var.text.clone(), base: var.base, elem, elem_bytes, start, strides, lens, rows, width, copies: copies as i64, loads, checked })
+    Ok(Plan { name: var.text.clone(), root, elem, elem_bytes, start: section, strides, lens, rows, width, copies: copies as i64, loads, checked })
 }
 
 /// A load's byte offset from a one-dimensional section's start that varies (`a[i + r]`):
@@ -822,7 +826,7 @@ fn emit_fill<'ctx>(
     // Columns this window needs: its iterations' sections overlap but for len - 1.
     let cols = b.add(active, c(p.lens[last] - 1));
     let start = emit(&p.start, old_k, kbase, blocks, b, done);
-    let base = materialize(p.base, blocks, b, done);
+    let root = materialize(p.root, blocks, b, done);
     let row_head = ctx.append_block(kernel, "acc.cache.row");
     let col_loop = ctx.append_block(kernel, "acc.cache.load");
     let row_next = ctx.append_block(kernel, "acc.cache.row.next");
@@ -842,13 +846,13 @@ fn emit_fill<'ctx>(
         }
         row_off = b.add(row_off, b.mul(o, c(p.strides[d])));
     }
-    let src_row = b.add(start, row_off);
+    let src_row = b.add(start, b.mul(row_off, c(p.elem_bytes)));
     let dst_row = b.mul(row, c(p.width));
     b.cond_br(b.icmp(IntPred::LLVMIntSLT, t, cols), col_loop, row_next);
     b.position_at_end(col_loop);
     let col = b.phi(i64t, "acc.cache.c");
     col.add_incoming(t, row_head);
-    let src = b.gep(p.elem, base, &[b.add(src_row, col)], false);
+    let src = b.gep(ctx.i8(), root, &[b.add(src_row, b.mul(col, c(p.elem_bytes)))], false);
     let v = b.load(p.elem, src, "");
     let dst = b.gep(p.elem, tile, &[b.add(dst_row, col)], true);
     b.store(v, dst);

@@ -238,6 +238,25 @@ static void seven_point(void) {
   free(u), free(v);
 }
 
+/* A struct's array member (s->v[i-1:3]: the member's offset) and a single element (a[i]). */
+struct grid { int n; double v[203]; };
+static void members_and_elements(void) {
+  struct grid *g = e2e_alloc(sizeof *g);
+  double *a = e2e_alloc(203 * sizeof(double)), *b = e2e_alloc(203 * sizeof(double));
+  g->n = 203;
+  for (int i = 0; i < 203; i++) { g->v[i] = init(i * 5); a[i] = init(i + 100); b[i] = 0; }
+#pragma acc parallel loop vector_length(64) copyin(g[0:1], a[0:203]) copy(b[0:203])
+  for (int i = 1; i < 202; i++) {
+#pragma acc cache(g->v[i-1:3], a[i])
+    b[i] = g->v[i - 1] - g->v[i + 1] + a[i];
+  }
+  for (int i = 0; i < 203; i++) {
+    double want = (i == 0 || i == 202) ? 0 : g->v[i - 1] - g->v[i + 1] + a[i];
+    CHECK(b[i] == want, "members_and_elements: b[%d] = %g, want %g", i, b[i], want);
+  }
+  free(g), free(a), free(b);
+}
+
 int main(void) {
   three_point(1001);
   three_point(37);
@@ -251,5 +270,6 @@ int main(void) {
   per_worker(29, 83);
   per_worker(4, 7);
   seven_point();
+  members_and_elements();
   return e2e_finish();
 }
