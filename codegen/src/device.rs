@@ -464,6 +464,8 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         plans.push(LoopPlan { begin, end, loc: loc.clone(), levels: *lv, collapse: *collapse, unroll, gang_static });
     }
     let parts = partition_kernel(dev, k, &plans)?;
+    // A loop spread over the vector lanes (a lone gang or worker loop, mapping.rs) needs
+    // lanes in the default launch, or it runs on blocks of one thread per worker.
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
@@ -473,9 +475,6 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
     let worker_sync = red.worker_sync | placed.per_worker | cache_worker_sync | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
     let gang_trip = parts.gang_trip.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv)));
-    // (`shape` above: a loop spread over the vector lanes (a lone gang or worker loop,
-    // mapping.rs) needs lanes in the default launch, or it runs on blocks of one thread per
-    // worker.)
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
     Ok(KernelPlan { name: k.name(), shape, gang_trip, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches })
 }
