@@ -57,6 +57,9 @@ pub enum DirectiveKind {
     /// `routine`: a function with a device version (routine.rs); in a holder function of its
     /// own (`acc::ROUTINE_HOLDER`) or in a function body.
     Routine,
+    /// `cache`: in a loop body of a compute region, sections to keep in shared memory
+    /// (cache.rs); a hint, so the host version ignores it.
+    Cache,
 }
 
 impl DirectiveKind {
@@ -85,6 +88,7 @@ impl DirectiveKind {
             D::Init => Init,
             D::Shutdown => Shutdown,
             D::Set => Set,
+            D::Cache => Cache,
             _ => return None,
         })
     }
@@ -103,6 +107,7 @@ impl DirectiveKind {
                 | DirectiveKind::Shutdown
                 | DirectiveKind::Set
                 | DirectiveKind::Routine
+                | DirectiveKind::Cache
         )
     }
     /// Lowered by data.rs in host code (not outlined). `host_data` (host_data.rs) and
@@ -251,6 +256,9 @@ pub enum Clause<'ctx> {
     NoHost,
     /// `routine.function`: the function a `routine` directive applies to.
     RoutineFunction(Value<'ctx>),
+    /// An item of a `cache` directive: `var.dims` holds every dimension after the first as
+    /// written (none need be whole); `readonly` from `cache(readonly: ...)`.
+    Cache { var: Var<'ctx>, readonly: bool },
 }
 
 /// The `acc_device_t` value (openacc.h) of a device type named in a `device_type` clause of
@@ -691,6 +699,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Bind => Clause::Bind(args[0].const_string().unwrap_or_default()),
         C::NoHost => Clause::NoHost,
         C::RoutineFunction => Clause::RoutineFunction(args[0]),
+        C::Cache | C::CacheReadonly => Clause::Cache { var: read_section(args), readonly: clause == C::CacheReadonly },
         C::DefaultAsync => Clause::DefaultAsync(async_argument(loc, name, args[0])?),
         C::Collapse => match args[0].const_int_value() {
             Some(c) if c >= 1 => Clause::Collapse(c as u32),
@@ -729,6 +738,31 @@ fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc, rows_allowed: b
         }
     }
     Ok(Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims, rows })
+}
+
+/// The items of a `cache` directive read afresh from its clause calls (their operands as they
+/// are now: SROA replaces the values the first reading saw), each with its `readonly`.
+pub fn cache_items<'ctx>(d: &Directive<'ctx>) -> Vec<(Var<'ctx>, bool)> {
+    d.clause_calls
+        .iter()
+        .map(|c| {
+            let args: Vec<Value> = (2..c.call_arg_count()).map(|i| c.call_arg(i)).collect();
+            let readonly = c.call_arg(1).const_string().is_some_and(|n| n == acc::Clause::CacheReadonly.name());
+            (read_section(&args), readonly)
+        })
+        .collect()
+}
+
+/// A `cache` item: every dimension after the first as written, whole or not (the cache
+/// keeps a rectangle of elements, not a contiguous range).
+fn read_section<'ctx>(args: &[Value<'ctx>]) -> Var<'ctx> {
+    let text = args[4].const_string().unwrap_or_else(|| "?".into());
+    let dims = args[5..]
+        .chunks(3)
+        .enumerate()
+        .map(|(k, t)| Dim { number: k as u32 + 2, lower: t[0], length: t[1], extent: t[2] })
+        .collect();
+    Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims, rows: Vec::new() }
 }
 
 /// A `reduction` item: the operator and type must be ones OpenACC defines together (clang

@@ -54,6 +54,8 @@ pub struct KernelPlan {
     /// The kernel stores the device address of a `declare link` global in the global's
     /// device slot (globals.rs), which every kernel reaching the global shares.
     pub link_slot: bool,
+    /// Per `cache` item, what the compile report says (cache.rs).
+    pub caches: Vec<crate::cache::Note>,
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
@@ -400,10 +402,10 @@ fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], roots: &[Value<'ct
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
 fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts: &Options) -> Result<KernelPlan> {
-    let loops: Vec<Directive> = contract::read_kernel(k)?
+    let (loops, caches): (Vec<Directive>, Vec<Directive>) = contract::read_kernel(k)?
         .into_iter()
-        .filter(|d| d.kind == DirectiveKind::Loop)
-        .collect();
+        .filter(|d| matches!(d.kind, DirectiveKind::Loop | DirectiveKind::Cache))
+        .partition(|d| d.kind == DirectiveKind::Loop);
     // `gang(num: n)` sizes the launch of the kernels part its loop becomes (kernels.rs): a
     // loop directive still inside a kernel is not the top of a loop nest of `kernels`.
     if let Some(d) = loops.iter().find(|d| d.has(|c| matches!(c, Clause::GangNum(_)))) {
@@ -514,14 +516,18 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     for c in kept {
         c.erase();
     }
-    let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
-    let worker_sync = red.worker_sync | placed.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
-    let gang_trips = parts.gang_trips.map(|t| t.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv))));
-    let gang_dims: Vec<u8> = descs.iter().zip(&levels).filter(|(_, lv)| lv.gang).map(|((d, _, _), _)| d.gang_dim).collect();
     // A loop spread over the vector lanes (a lone gang or worker loop, mapping.rs) needs
     // lanes in the default launch, or it runs on blocks of one thread per worker.
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
+    let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
+    // After the private arrays (a hint takes the shared memory they leave), before guard
+    // (the cache markers are calls it would otherwise make single-lane).
+    let tiles = crate::cache::Limits { threads: block_threads(r, shape), shared_bytes: crate::privatize::SHARED_LIMIT.saturating_sub(placed.bytes), sync: opts.sync };
+    let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
+    let worker_sync = red.worker_sync | placed.per_worker | cache_worker_sync | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
+    let gang_trips = parts.gang_trips.map(|t| t.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv))));
+    let gang_dims: Vec<u8> = descs.iter().zip(&levels).filter(|(_, lv)| lv.gang).map(|((d, _, _), _)| d.gang_dim).collect();
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
     // A row reduction keeps its dimension to one gang, which num_gangs cannot then size.
     if let Some(Clause::NumGangs(values)) = r.directive.clauses.iter().find(|c| matches!(c, Clause::NumGangs(_))) {
@@ -534,7 +540,27 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         }
     }
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false })
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches })
+}
+
+/// The most threads a block of the region's kernel can have: its constant `num_workers` and
+/// `vector_length` (the default shape's where a clause is absent; the vector rounded up to a
+/// warp), at most the hardware's 1024. The runtime only ever launches fewer (clamping;
+/// workers of one warp keep the product), so a tile this wide holds every block's union.
+fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
+    let size = |found: Option<Value<'ctx>>, default: u64| match found {
+        None => Some(default),
+        Some(v) => v.const_int_value().and_then(|n| u64::try_from(n).ok()),
+    };
+    let workers = r.directive.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(*v) } else { None });
+    let lanes = r.directive.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(*v) } else { None });
+    let (workers, lanes) = (size(workers, shape.num_workers as u64), size(lanes, shape.vector_length as u64));
+    // A kernel flagged for worker syncs gets workers of a whole warp (launch.rs,
+    // `adjust_for_kernel`): a vector under 32 lanes grows to 32.
+    match (workers, lanes) {
+        (Some(w), Some(l)) => (w.saturating_mul(l.max(1).div_ceil(32) * 32)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
+        _ => crate::cache::MAX_BLOCK_THREADS,
+    }
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the

@@ -82,6 +82,7 @@ pub type GangTrip<'ctx> = Option<Value<'ctx>>;
 pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[LoopPlan<'ctx>]) -> Result<Partitioned<'ctx>> {
     let mut gang_trips = [None, None, None];
     let mut headers = Vec::new();
+    let mut windows = Vec::new();
     for p in plans {
         if p.levels.is_seq() {
             continue;
@@ -105,13 +106,25 @@ pub fn partition_kernel<'ctx>(m: Module<'ctx>, kernel: Value<'ctx>, plans: &[Loo
             let h = cfg.blocks[l.header];
             !collapsed.contains(&h) && outer_blocks.contains(&h)
         });
-        let total = rewrite_nest(m, &nest, p.levels, p.gang_dim, &p.loc, p.unroll && innermost && p.gang_static.is_none(), p.gang_static)?;
+        let (total, k) = rewrite_nest(m, &nest, p.levels, p.gang_dim, &p.loc, p.unroll && innermost && p.gang_static.is_none(), p.gang_static)?;
+        let outer = &nest[0];
+        windows.push(Window {
+            header: outer.header,
+            latch: outer.latch,
+            preheader: outer.preheader,
+            exit: outer.exit,
+            k,
+            total,
+            levels: p.levels,
+            collapse: p.collapse,
+            chunked: p.gang_static.is_some() && p.levels.gang,
+        });
         let slot = &mut gang_trips[usize::from(p.gang_dim.clamp(1, 3) - 1)];
         if slot.is_none() && p.levels.gang {
             *slot = Some((total, p.levels));
         }
     }
-    Ok(Partitioned { gang_trips, headers })
+    Ok(Partitioned { gang_trips, headers, windows })
 }
 
 /// The loop `p` binds to and the `collapse - 1` loops nested in it, outermost first, as
@@ -132,6 +145,26 @@ pub struct Partitioned<'ctx> {
     pub gang_trips: [Option<(Value<'ctx>, Levels)>; 3],
     /// Header block and levels of every partitioned loop.
     pub headers: Vec<(Block<'ctx>, Levels)>,
+    /// The sliding window of every partitioned loop (what `cache` rewrites).
+    pub windows: Vec<Window<'ctx>>,
+}
+
+/// A partitioned loop after the rewrite: `header` holds the normalised index `k` (a phi:
+/// the thread's id in the preheader, `k + threads` from `latch`) and leaves to `exit` once
+/// `k >= total`; the body is entered from the header's other successor.
+#[derive(Clone, Debug)]
+pub struct Window<'ctx> {
+    pub header: Block<'ctx>,
+    pub latch: Block<'ctx>,
+    pub preheader: Block<'ctx>,
+    pub exit: Block<'ctx>,
+    pub k: Value<'ctx>,
+    /// The i64 trip count (of the whole collapsed nest), available in the preheader.
+    pub total: Value<'ctx>,
+    pub levels: Levels,
+    pub collapse: u32,
+    /// `gang(static: s)`: k jumps between the gang's chunks instead of striding evenly.
+    pub chunked: bool,
 }
 
 /// Makes `v` (an inner loop's init, bound or step in a collapsed nest) available in the
@@ -245,8 +278,8 @@ fn level_id_and_count<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, levels: Levels, 
 }
 
 /// Rewrites a (possibly collapsed) nest; returns the total trip count value (in the
-/// outermost preheader).
-fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, gang_dim: u8, loc: &Loc, unroll: bool, gang_static: Option<Value<'ctx>>) -> Result<Value<'ctx>> {
+/// outermost preheader) and the normalised index (the outer header's phi).
+fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Levels, gang_dim: u8, loc: &Loc, unroll: bool, gang_static: Option<Value<'ctx>>) -> Result<(Value<'ctx>, Value<'ctx>)> {
     let ctx: Context = m.context();
     let i64t = ctx.i64();
     let outer = &nest[0];
@@ -359,7 +392,7 @@ fn rewrite_nest<'ctx>(m: Module<'ctx>, nest: &[CountedLoop<'ctx>], levels: Level
     if unroll && plan.unroll > 1 {
         outer.latch.terminator().expect("latch has a terminator").set_loop_unroll_count(plan.unroll);
     }
-    Ok(total)
+    Ok((total, k))
 }
 
 /// Whether every value `l`'s induction variable runs with is a signed number of its own

@@ -32,7 +32,7 @@ pub enum Placement {
 }
 
 /// Shared memory the private arrays of one kernel may take.
-const SHARED_LIMIT: u64 = 40 * 1024;
+pub const SHARED_LIMIT: u64 = 40 * 1024;
 /// Per-worker copies (workers are limited to 15 in kernels that have them).
 const WORKER_COPIES: u64 = 16;
 
@@ -80,6 +80,8 @@ fn explicit(name: &str) -> Option<Placement> {
 pub struct Placed {
     pub shared: bool,
     pub per_worker: bool,
+    /// Shared memory the arrays take (cache.rs's tiles take what is left).
+    pub bytes: u64,
 }
 
 /// Places the kernel's private arrays.
@@ -132,6 +134,7 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
         }
         placed.per_worker |= place == Placement::PerWorker;
         placed.shared = true;
+        placed.bytes = shared_bytes;
         move_to_shared(m, a, place);
     }
     Ok(placed)

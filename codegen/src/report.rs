@@ -48,6 +48,7 @@ fn clause_text<'ctx>(c: &Clause<'ctx>) -> String {
         Clause::Collapse(n) => format!("collapse({n})"),
         Clause::Tile(part, sizes) => format!("{}({})", if *part == TilePart::Tiles { "tile" } else { "tile.element" }, sizes_text(sizes)),
         Clause::Default(s) => format!("default({s})"),
+        Clause::Cache { var, readonly } => format!("cache({}{})", if *readonly { "readonly: " } else { "" }, var.text),
         other => {
             let dbg = format!("{other:?}");
             dbg.split('(').next().unwrap_or(&dbg).to_lowercase()
@@ -98,6 +99,8 @@ pub struct RegionNote {
     pub vector_length: String,
     pub loops: Vec<LoopNote>,
     pub reductions: Vec<crate::reduction::Note>,
+    /// Per item of each `cache` directive in the region: in shared memory or why not.
+    pub caches: Vec<crate::cache::Note>,
     pub data: Vec<DataNote>,
 }
 
@@ -288,6 +291,9 @@ pub fn render_text(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Str
             };
             items.push((&red.loc, order, text));
         }
+        for c in &r.caches {
+            items.push((&c.loc, usize::MAX, c.text()));
+        }
         items.sort_by_key(|(loc, order, _)| (loc.line, loc.col, *order));
         let mut last: Option<(u32, u32)> = None;
         for (loc, _, text) in items {
@@ -350,6 +356,17 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .iter()
                 .map(|d| json!({ "clause": d.clause, "item": d.item, "implicit": d.implicit, "bytes": d.bytes, "reason": d.why }))
                 .collect();
+            let caches: Vec<Json> = r
+                .caches
+                .iter()
+                .map(|c| match &c.outcome {
+                    crate::cache::Outcome::Shared { rows, width, elem_bytes, copies, loads, checked } => json!({
+                        "location": loc_json(&c.loc), "item": c.item, "placement": "shared",
+                        "rows": rows, "width": width, "element_bytes": elem_bytes, "copies": copies, "bytes": rows * width * elem_bytes * copies, "loads": loads, "checked_loads": checked,
+                    }),
+                    crate::cache::Outcome::Global(why) => json!({ "location": loc_json(&c.loc), "item": c.item, "placement": "global", "reason": why }),
+                })
+                .collect();
             let usage: Vec<Json> = usage
                 .iter()
                 .filter(|u| u.kernel == r.kernel)
@@ -374,6 +391,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 "launch": { "gangs": r.gangs, "num_workers": r.num_workers, "vector_length": r.vector_length },
                 "loops": loops,
                 "reductions": reductions,
+                "caches": caches,
                 "data": data,
                 "usage": usage,
             })
@@ -474,6 +492,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         vector_length: size(d.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(v) } else { None }), p.shape.vector_length),
         loops: p.loops.clone(),
         reductions: p.reductions.clone(),
+        caches: p.caches.clone(),
         data,
     }
 }
@@ -556,6 +575,7 @@ mod tests {
             vector_length: "256".into(),
             loops: vec![lp(4, LoopKind::Unspecified, GV, GWV), lp(6, LoopKind::Seq, Levels::NONE, Levels::NONE)],
             reductions: vec![crate::reduction::Note { loc: Loc { file: "t.c".into(), line: 4, col: 9 }, clause: "reduction(+:s)".into(), span: "gangs".into(), strategy: "last gang".into() }],
+            caches: vec![],
             data: vec![
                 DataNote { clause: "copyin".into(), item: "a[0:n]".into(), implicit: false, bytes: None, why: None },
                 DataNote { clause: "copy".into(), item: "s".into(), implicit: true, bytes: Some(8), why: Some("reduction".into()) },

@@ -149,6 +149,12 @@ pub enum Clause {
     Link,
     DefaultAsync,
     DeviceNum,
+    /// An item of the `cache` directive's list (contract-only: the directive's argument,
+    /// one `cache` clause per item).
+    Cache,
+    /// `cache(readonly: a[...])` (contract-only spelling `cache.readonly`): the loop body
+    /// does not write the item.
+    CacheReadonly,
 }
 
 /// The operands of a clause's `__acc_clause` call after the id and the name
@@ -316,9 +322,9 @@ mod tests {
         for (c, operands) in [("bind", Operands::Name), ("nohost", Operands::None), ("routine.function", Operands::Function), ("seq", Operands::None), ("gang", Operands::None)] {
             assert_eq!(clause(c, Directive::Routine).map(|c| (c.operands, c.supported)), Some((operands, true)), "{c}");
         }
-        for d in ["cache"] {
-            assert_eq!(directive(d).map(|d| d.supported), Some(false), "{d}");
-        }
+        assert_eq!(lowered("cache"), Some((Form::Standalone, true)));
+        assert_eq!(clause("cache", Directive::Cache).map(|c| (c.operands, c.modifiers)), Some((Operands::Var, &["readonly"][..])));
+        assert_eq!(modified_clause(Clause::Cache, "readonly"), Some(Clause::CacheReadonly));
         // Atomics: the rewriter lowers them into C; they never reach the contract.
         for d in ["atomic", "atomic read", "atomic write", "atomic update", "atomic capture"] {
             assert_eq!(directive(d).map(|d| (d.form, d.supported, d.rewritten)), Some((Form::Region, true, true)), "{d}");

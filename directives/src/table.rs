@@ -40,7 +40,7 @@ pub static DIRECTIVES: &[DirectiveSpec] = &[
     rewritten(D::AtomicWrite, "atomic write"),
     rewritten(D::AtomicUpdate, "atomic update"),
     rewritten(D::AtomicCapture, "atomic capture"),
-    directive(D::Cache, "cache", Form::Standalone, false),
+    directive(D::Cache, "cache", Form::Standalone, true),
     directive(D::Routine, "routine", Form::Declarative, true),
     directive(D::Declare, "declare", Form::Declarative, true),
 ];
@@ -145,6 +145,10 @@ pub static CLAUSES: &[ClauseSpec] = &[
     // both with the sizes used (innermost loop first), which the pass reports.
     lowered(C::Tile, "tile", &[D::Loop], Operands::TileSizes),
     lowered(C::TileElement, "tile.element", &[D::Loop], Operands::TileSizes),
+    // The `cache` directive's list (`cache(a[i-1:3])`), one call per item, every dimension's
+    // `lower, length, extent` after the text (none need be whole: codegen/src/cache.rs).
+    lowered(C::Cache, "cache", &[D::Cache], Operands::Var).with_modifiers(&["readonly"]),
+    lowered(C::CacheReadonly, "cache.readonly", &[D::Cache], Operands::Var),
     // Data directive modifiers.
     lowered(C::Finalize, "finalize", &[D::ExitData], Operands::None),
     lowered(C::IfPresent, "if_present", &[D::Update, D::HostData], Operands::None),
@@ -170,7 +174,11 @@ pub static CLAUSES: &[ClauseSpec] = &[
 /// Item modifiers that change what a clause does, and the contract-only clause each item
 /// so modified becomes (`create(zero: a)` is `create.zero`). Other accepted modifiers are
 /// hints the rewriter drops.
-pub static MODIFIED: &[(C, &str, C)] = &[(C::Create, "zero", C::CreateZero), (C::CopyOut, "zero", C::CopyOutZero)];
+pub static MODIFIED: &[(C, &str, C)] = &[
+    (C::Create, "zero", C::CreateZero),
+    (C::CopyOut, "zero", C::CopyOutZero),
+    (C::Cache, "readonly", C::CacheReadonly),
+];
 
 /// Deprecated and short spellings, and the clause each stands for.
 pub static ALIASES: &[(&str, C)] = &[

@@ -513,6 +513,16 @@ fn wait_list(d: &Directive) -> Option<Clause> {
     })
 }
 
+/// The `cache` directive's list (`cache(readonly: a[i-1:3], b[j])`) as the `cache` clause
+/// that carries it in the contract, one call per item; `None` for other directives.
+fn cache_list(d: &Directive) -> Option<Clause> {
+    (d.name == acc::Directive::Cache.name() && d.args.is_some()).then(|| Clause {
+        name: acc::Clause::Cache.name().to_string(),
+        off: d.name_off,
+        args: d.args.clone(),
+    })
+}
+
 /// `reduction(op: a, b[0:n])`: per item, `ptr op, i64 type code, var, text`. The operator
 /// comes before the first item only; the type code is a `_Generic` selection over the item
 /// (its element for an array section) that the front end evaluates.
@@ -659,7 +669,8 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             },
             _ => None,
         };
-        if d.args.is_some() && spec.directive != acc::Directive::Wait && routine.is_none() {
+        let listed = matches!(spec.directive, acc::Directive::Wait | acc::Directive::Cache);
+        if d.args.is_some() && !listed && routine.is_none() {
             diags.push(Diag { loc: at.name.clone(), message: format!("OpenACC '{}' takes no parenthesised argument", d.name) });
             continue;
         }
@@ -689,6 +700,13 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
         }
         if let Some(list) = wait_list(&d) {
             lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags);
+        }
+        match cache_list(&d) {
+            Some(list) => lower_clause(id, spec.directive, &list, &at.name, None, &mut code, &mut diags),
+            None if spec.directive == acc::Directive::Cache => {
+                diags.push(Diag { loc: at.name.clone(), message: "OpenACC 'cache' needs a list of array elements or sections: 'cache(a[i-1:3])'".into() })
+            }
+            None => {}
         }
         let selected = select_device_type(&d, spec.directive, &at.clauses, &mut diags);
         let mut tile_edits = Vec::new();
@@ -1106,6 +1124,18 @@ mod tests {
     }
 
     #[test]
+    fn cache_list_is_one_clause_per_item() {
+        let ipp = "# 1 \"t.c\"\n#pragma acc cache(readonly: a[i-1:3], b[j-1:3][i-1:3])\n";
+        let r = rw(ipp, None).unwrap();
+        let t = String::from_utf8_lossy(&r.text).into_owned();
+        assert!(t.contains("__acc_begin(1, \"cache\", \"t.c\", 1, 9); __acc_clause(1, \"cache.readonly\", (void*)(a), (long long)(i-1), (long long)(3)"), "{t}");
+        assert!(t.contains("__acc_clause(1, \"cache\", (void*)(b), (long long)(j-1), (long long)(3)"), "{t}");
+        assert!(t.contains("\"b[j-1:3][i-1:3]\", (long long)(i-1), (long long)(3), "), "{t}");
+        let bad = rw("# 1 \"t.c\"\n#pragma acc cache\n", None).unwrap_err();
+        assert_eq!(bad[0].to_string(), "t.c:1:13: error: OpenACC 'cache' needs a list of array elements or sections: 'cache(a[i-1:3])'");
+    }
+
+    #[test]
     fn all_rejections_reported() {
         let ipp = "# 1 \"t.c\"\n#pragma acc parallel loop reduction(+:s) async gang(num:2) tile(2)\nfor(;;);\n#pragma acc wait(devnum: 0: 1)\n#pragma acc atomic update\nx++;\n#pragma acc routine seq\n#pragma acc init\n#pragma acc shutdown\n#pragma acc set device_num(0)\n#pragma acc cache(a[0:4])\n#pragma acc enter data copyin(m[0:n][0:k][2]) copyin(readonly: p)\n#pragma acc exit data copyout(ro: q)\n#pragma acc kernels loop wait(1) bind(f) nohost device_resident(x) link(y) default_async(1)\nfor(;;);\n";
         let e = rw(ipp, None).unwrap_err();
@@ -1113,7 +1143,6 @@ mod tests {
         let want = [
             "t.c:2:1: error: 'tile' needs loops in canonical form: 'for (int i = lo; i < hi; i += step)'; its initialisation must set the loop variable ('int i = lo' or 'i = lo')",
             "t.c:6:13: error: expected a function declaration or definition after OpenACC 'routine'",
-            "t.c:10:13: error: OpenACC 'cache' is not supported yet",
         ];
         assert_eq!(&msgs[..want.len().min(msgs.len())], &want[..]);
         assert!(!msgs.iter().any(|m| m.contains("'init'") || m.contains("'set'") || m.contains("'shutdown'")), "{msgs:?}");

@@ -27,7 +27,7 @@
 // accc's OpenACC version and search openacc.h's directory after the user's.
 // RUN: %accc -v -acc -gpu=cc80 -DSCALE=3 -I%S/Inputs -std=c11 -Wall -O2 -emit-llvm -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=VERBOSE
 // Preprocessing starts first and runs while validation does (both only read the source).
-// VERBOSE: clang{{[-0-9]*}} -E -fopenacc -Wno-source-uses-openacc -fms-extensions {{.*}}-U_OPENACC -D_OPENACC=202211 -D SCALE=3 -I {{.*}}Inputs -isystem {{[^ ]*}}runtime/include -std=c11 {{.*}}driver-flags.c -o {{.*}}.i
+// VERBOSE: clang{{[-0-9]*}} -E -fopenacc -Wno-source-uses-openacc -Wno-openacc-cache-var-inside-loop -fms-extensions {{.*}}-U_OPENACC -D_OPENACC=202211 -D SCALE=3 -I {{.*}}Inputs -isystem {{[^ ]*}}runtime/include -std=c11 {{.*}}driver-flags.c -o {{.*}}.i
 // VERBOSE-NEXT: clang{{[-0-9]*}} -fsyntax-only -fopenacc -Wno-source-uses-openacc {{.*}}-U_OPENACC -D_OPENACC=202211 -D SCALE=3 -I {{.*}}Inputs -isystem {{[^ ]*}}runtime/include -std=c11 -Wall {{.*}}driver-flags.c
 // VERBOSE-NEXT: accc: {{.*}}driver-flags.c: 1 OpenACC directive(s) rewritten into {{.*}}.acc.i
 // VERBOSE-NEXT: clang{{[-0-9]*}} -x cpp-output -S -emit-llvm -Xclang -disable-llvm-passes -O2 -Xclang -fsanitize-address-use-after-scope -std=c11 {{.*}}.acc.i -o {{.*}}.ll

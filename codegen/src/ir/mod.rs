@@ -192,6 +192,11 @@ impl<'ctx> Type<'ctx> {
     pub fn store_size(self, m: Module<'ctx>) -> u64 {
         raw::abi_size(m.raw(), self.raw)
     }
+    /// Byte offset of a struct type's field `field` under the module's data layout (None: not
+    /// a struct, or no such field).
+    pub fn field_offset(self, m: Module<'ctx>, field: u32) -> Option<u64> {
+        (self.kind() == TypeKind::LLVMStructTypeKind && (field as usize) < self.contained_types().len()).then(|| raw::field_offset(m.raw(), self.raw, field))
+    }
     pub fn to_string(self) -> String {
         raw::print_type(self.raw)
     }

@@ -195,6 +195,12 @@ pub fn set_discard_value_names(c: LLVMContextRef, discard: bool) {
     unsafe { LLVMContextSetDiscardValueNames(c, discard as i32) }
 }
 
+/// Byte offset of field `field` of struct type `t` under the module's data layout.
+pub fn field_offset(m: LLVMModuleRef, t: LLVMTypeRef, field: u32) -> u64 {
+    // SAFETY: live module, a sized struct type and one of its field indices (callers check).
+    unsafe { llvm_sys::target::LLVMOffsetOfElement(llvm_sys::target::LLVMGetModuleDataLayout(m), t, field) }
+}
+
 /// ABI size of `t` under the module's data layout (without copying the layout, as
 /// inkwell's `TargetData` would).
 pub fn abi_size(m: LLVMModuleRef, t: LLVMTypeRef) -> u64 {
