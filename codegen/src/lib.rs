@@ -29,6 +29,7 @@ pub mod cleanups;
 pub mod contract;
 pub mod data;
 pub mod declare;
+pub mod depend;
 pub mod devcheck;
 pub mod devmath;
 pub mod device;
