@@ -27,6 +27,7 @@ pub mod capture;
 pub mod cfg;
 pub mod cleanups;
 pub mod contract;
+pub mod autopar;
 pub mod data;
 pub mod declare;
 pub mod depend;

@@ -16,6 +16,7 @@
 use crate::contract::{Clause, ComputeKind, DataKind, Directive};
 use crate::device::KernelPlan;
 use crate::error::{AccError, Loc, Result};
+use crate::autopar::Verdict;
 use crate::mapping::{Levels, LoopKind};
 use crate::options::Options;
 use crate::outline::Outlined;
@@ -65,6 +66,9 @@ pub struct LoopNote {
     /// The levels its iterations are spread over (mapping::effective_levels).
     pub effective: Levels,
     pub collapse: u32,
+    /// What the dependence analysis found (autopar.rs), for `auto` loops and loops of
+    /// `kernels` without a clause.
+    pub proof: Option<crate::autopar::Verdict>,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -119,19 +123,32 @@ fn level_names(l: Levels) -> Vec<&'static str> {
     per_level(l, ["gang", "worker", "vector"])
 }
 
-/// Why a loop runs sequentially (None: it is partitioned).
-pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels) -> Option<&'static str> {
+/// Why a loop runs sequentially (None: it is partitioned); `proof` is what the dependence
+/// analysis found for it.
+pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels, proof: Option<&Verdict>) -> Option<String> {
     if !assigned.is_seq() {
         return None;
     }
-    Some(match (kind, compute) {
-        (LoopKind::Seq, _) => "seq clause",
-        (_, ComputeKind::Serial) => "serial construct: one thread runs the region",
-        (_, ComputeKind::KernelsSequential) => "code of a kernels construct outside its loop nests: one thread runs it",
-        (LoopKind::Auto, _) => "auto clause: accc does no dependence analysis, so an auto loop runs sequentially",
-        (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent: accc does no dependence analysis, so it runs sequentially",
-        _ => "no level left: the enclosing loops, or the loops inside, use gang, worker and vector",
+    let what = match (kind, compute) {
+        (LoopKind::Seq, _) => return Some("seq clause".into()),
+        (_, ComputeKind::Serial) => return Some("serial construct: one thread runs the region".into()),
+        (_, ComputeKind::KernelsSequential) => return Some("code of a kernels construct outside its loop nests: one thread runs it".into()),
+        (LoopKind::Auto, _) => "auto loop",
+        (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent",
+        _ => "",
+    };
+    Some(match proof {
+        Some(Verdict::Sequential(why)) if !what.is_empty() => format!("{what}, not proved parallel: {why}"),
+        _ => "no level left: the enclosing loops, or the loops inside, use gang, worker and vector".into(),
     })
+}
+
+/// The note on a loop the dependence analysis proved parallel.
+fn proof_line(l: &LoopNote) -> Option<String> {
+    match (&l.proof, l.assigned.is_seq()) {
+        (Some(Verdict::Independent), false) => Some("loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)".into()),
+        _ => None,
+    }
 }
 
 /// Why a loop is spread over more levels than it was given (mapping::effective_levels).
@@ -152,10 +169,11 @@ pub fn widened_reason(assigned: Levels, effective: Levels) -> Option<String> {
 /// loop was widened.
 pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
     let collapse = if l.collapse > 1 { format!(" collapse({})", l.collapse) } else { String::new() };
-    if let Some(why) = seq_reason(l.kind, compute, l.assigned) {
+    if let Some(why) = seq_reason(l.kind, compute, l.assigned, l.proof.as_ref()) {
         return vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")];
     }
     let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", level_names(l.effective).join(", "), dims(l.effective).join(" "))];
+    out.extend(proof_line(l));
     if let Some(w) = widened_reason(l.assigned, l.effective) {
         out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
     }
@@ -285,7 +303,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .loops
                 .iter()
                 .map(|l| {
-                    let seq = seq_reason(l.kind, r.compute, l.assigned);
+                    let seq = seq_reason(l.kind, r.compute, l.assigned, l.proof.as_ref());
                     json!({
                         "location": loc_json(&l.loc),
                         "schedule": if seq.is_some() { vec!["seq"] } else { level_names(l.effective) },
@@ -294,6 +312,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                         "collapse": l.collapse,
                         "sequential_reason": seq,
                         "widened": widened_reason(l.assigned, l.effective),
+                        "proved_independent": l.proof.as_ref().map(|p| *p == Verdict::Independent),
                     })
                 })
                 .collect();

@@ -24,7 +24,7 @@ mod value;
 pub use block::rewrite_phi_edges;
 pub use builder::{clone_instruction, const_expr_as_instruction, insert_before, Builder};
 pub use module::{with_borrowed_module, Context, Module, OwnedContext, OwnedModule};
-pub use value::fixup_outlined_debug_info;
+pub use value::{fixup_outlined_debug_info, MemoryEffects};
 
 pub use llvm_sys::LLVMIntPredicate as IntPred;
 pub use llvm_sys::LLVMLinkage as Linkage;
@@ -191,6 +191,10 @@ impl<'ctx> Type<'ctx> {
     /// Size in bytes under the module's data layout.
     pub fn store_size(self, m: Module<'ctx>) -> u64 {
         raw::abi_size(m.raw(), self.raw)
+    }
+    /// Byte offset of field `i` of this struct type under module `m`'s data layout.
+    pub fn field_offset(self, m: Module<'ctx>, i: u32) -> u64 {
+        raw::offset_of_element(m.raw(), self.raw, i)
     }
     pub fn to_string(self) -> String {
         raw::print_type(self.raw)

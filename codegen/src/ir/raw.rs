@@ -202,6 +202,18 @@ pub fn abi_size(m: LLVMModuleRef, t: LLVMTypeRef) -> u64 {
     unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(m), t) }
 }
 
+pub fn param_parent(arg: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: a live function argument.
+    unsafe { LLVMGetParamParent(arg) }
+}
+
+/// Byte offset of field `i` of struct type `t` under the module's data layout.
+pub fn offset_of_element(m: LLVMModuleRef, t: LLVMTypeRef, i: u32) -> u64 {
+    // SAFETY: live module, a sized struct type with more than `i` fields; the layout is
+    // borrowed from the module.
+    unsafe { llvm_sys::target::LLVMOffsetOfElement(llvm_sys::target::LLVMGetModuleDataLayout(m), t, i) }
+}
+
 pub fn set_data_layout(m: LLVMModuleRef, dl: &str) {
     let dl = std::ffi::CString::new(dl).expect("data layouts have no NUL");
     // SAFETY: live module; LLVM copies the string.
