@@ -457,7 +457,7 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1 }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, proof: None }
     }
 
     #[test]
@@ -472,11 +472,22 @@ mod tests {
         assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(V), V, WV), p)[1], "vector assigned; also over worker: no worker loop around this vector loop spreads it over the workers");
         assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(G), G, GWV), p)[1], "gang assigned; also over worker, vector: no partitioned loop inside it takes the finer levels");
         assert_eq!(loop_lines(&lp(3, LoopKind::Seq, Levels::NONE, Levels::NONE), p), vec!["#pragma acc loop seq /* sequential: seq clause */"]);
-        assert_eq!(seq_reason(LoopKind::Unspecified, ComputeKind::Kernels, Levels::NONE).unwrap(), "kernels loop without independent: accc does no dependence analysis, so it runs sequentially");
-        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE).unwrap().starts_with("auto clause"));
-        assert!(seq_reason(LoopKind::Explicit(G), ComputeKind::Serial, Levels::NONE).unwrap().starts_with("serial construct"));
-        assert!(seq_reason(LoopKind::Independent, p, Levels::NONE).unwrap().starts_with("no level left"));
-        assert_eq!(seq_reason(LoopKind::Independent, ComputeKind::Kernels, G), None);
+        let kept = Verdict::Sequential("'a' written in one iteration is read in another (dependence distance 1)".into());
+        assert_eq!(
+            seq_reason(LoopKind::Unspecified, ComputeKind::Kernels, Levels::NONE, Some(&kept)).unwrap(),
+            "kernels loop without independent, not proved parallel: 'a' written in one iteration is read in another (dependence distance 1)"
+        );
+        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE, Some(&kept)).unwrap().starts_with("auto loop, not proved parallel: 'a' written"));
+        // Proved, but every level is taken by the loops around it.
+        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE, Some(&Verdict::Independent)).unwrap().starts_with("no level left"));
+        assert!(seq_reason(LoopKind::Explicit(G), ComputeKind::Serial, Levels::NONE, None).unwrap().starts_with("serial construct"));
+        assert!(seq_reason(LoopKind::Auto, ComputeKind::Serial, Levels::NONE, None).unwrap().starts_with("serial construct"));
+        assert!(seq_reason(LoopKind::Independent, p, Levels::NONE, None).unwrap().starts_with("no level left"));
+        assert_eq!(seq_reason(LoopKind::Independent, ComputeKind::Kernels, G, None), None);
+        // A proved loop says so under its schedule.
+        let mut proved = lp(3, LoopKind::Unspecified, GV, GWV);
+        proved.proof = Some(Verdict::Independent);
+        assert_eq!(loop_lines(&proved, ComputeKind::Kernels)[1], "loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)");
         let mut c = lp(3, LoopKind::Explicit(GV), GV, GWV);
         c.collapse = 2;
         assert!(loop_lines(&c, p)[0].starts_with("#pragma acc loop gang, worker, vector collapse(2) /*"));
