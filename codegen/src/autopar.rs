@@ -241,13 +241,13 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
         if let (Some(name), Some(w)) = (&reads_unknown, accesses.iter().find(|a| a.write)) {
             return Verdict::Sequential(format!("it calls '{name}', which may read memory that the loop writes ('{}')", self.name_of(w.base)));
         }
-        for (k, a) in accesses.iter().enumerate() {
-            for b in &accesses[k..] {
-                if !(a.write || b.write) {
-                    continue;
-                }
-                if let Some(why) = self.conflict(a, b, &space, &scope_blocks) {
-                    return Verdict::Sequential(why);
+        // Accesses of one object first: their reason says more than a possible alias does.
+        for same_base in [true, false] {
+            for (k, a) in accesses.iter().enumerate() {
+                for b in accesses[k..].iter().filter(|b| (b.base == a.base) == same_base && (a.write || b.write)) {
+                    if let Some(why) = self.conflict(a, b, &space, &scope_blocks) {
+                        return Verdict::Sequential(why);
+                    }
                 }
             }
         }
@@ -315,8 +315,9 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
                 }
             }
         }
-        let span = self.range(self.shape, atoms).filter(|r| symbolic(&r.lo, atoms) && symbolic(&r.hi, atoms)).map(|r| r.hi.sub(&r.lo));
-        LoopSpace { iv, span, inner, varying: BTreeSet::new() }
+        let iv_range = self.range(self.shape, atoms).filter(|r| symbolic(&r.lo, atoms) && symbolic(&r.hi, atoms));
+        let span = iv_range.as_ref().map(|r| r.hi.sub(&r.lo));
+        LoopSpace { iv, span, iv_range, inner, varying: BTreeSet::new() }
     }
 
     fn defined_in(&self, v: Value<'ctx>, blocks: &HashSet<Block<'ctx>>) -> bool {

@@ -163,6 +163,8 @@ pub struct LoopSpace {
     pub iv: Atom,
     /// `max - min` of the induction variable, when known.
     pub span: Option<Poly>,
+    /// The induction variable's range, when known.
+    pub iv_range: Option<Range>,
     /// Induction variables of loops inside it, with their ranges.
     pub inner: BTreeMap<Atom, Range>,
     /// Atoms that change inside the loop with no known range.
@@ -194,6 +196,9 @@ pub fn carried(a: &Subscript, b: &Subscript, space: &LoopSpace) -> Verdict {
         return Verdict::Unknown;
     };
     let inner_in = |p: &Poly| p.atoms().iter().any(|x| space.inner.contains_key(x));
+    if ranges_apart(a, b, space) {
+        return Verdict::Independent;
+    }
     if ca != cb || inner_in(&ca) {
         return Verdict::Unknown;
     }
@@ -264,6 +269,22 @@ fn div_floor(a: i128, b: i128) -> i128 {
 
 fn div_ceil(a: i128, b: i128) -> i128 {
     -div_floor(-a, b)
+}
+
+/// Banerjee's test over every variable's range, the loop's own included: the byte ranges
+/// the two accesses can reach over the whole loop do not meet (`a[j]` and `a[n - 1 - j]`
+/// for `j < n / 2`, or a row and the mirrored previous row).
+fn ranges_apart(a: &Subscript, b: &Subscript, space: &LoopSpace) -> bool {
+    let Some(iv_range) = &space.iv_range else { return false };
+    let mut all = space.clone();
+    all.inner.insert(space.iv, iv_range.clone());
+    let (Some((lo_a, hi_a)), Some((lo_b, hi_b))) = (bounds(&a.offset, &all), bounds(&b.offset, &all)) else {
+        return false;
+    };
+    let (sa, sb) = (i128::from(a.size), i128::from(b.size));
+    let span = space.span.as_ref();
+    // a entirely below b, or entirely above.
+    lo_b.sub(&hi_a).sub(&Poly::constant(sa - 1)).positive_given(span) || lo_a.sub(&hi_b).sub(&Poly::constant(sb - 1)).positive_given(span)
 }
 
 /// `[min, max]` of `r` over the inner variables' ranges; None when an inner variable has a
@@ -433,6 +454,21 @@ mod tests {
         assert_eq!(carried(&el(at(X).scale(2)), &el(at(X)), &space()), Verdict::Unknown);
         // a[i*i]
         assert_eq!(carried(&el(at(X).mul(&at(X))), &el(at(X)), &space()), Verdict::Unknown);
+    }
+
+    #[test]
+    fn mirrored_subscripts_are_apart() {
+        // x[i][j] = x[i-1][40 - j] in the j loop (j in [0, 40], rows of 41, i a symbol): the
+        // row above never meets the row written, whatever the mirrored column.
+        let mut s = LoopSpace { iv: J, span: Some(c(40)), iv_range: Some(Range { lo: c(0), hi: c(40) }), ..LoopSpace::default() };
+        let store = el(at(N).scale(41).add(&at(J)));
+        let load = el(at(N).sub(&c(1)).scale(41).add(&c(40)).sub(&at(J)));
+        assert_eq!(carried(&store, &load, &s), Verdict::Independent);
+        // a[j] = a[40 - j]: the halves meet in the middle.
+        assert_ne!(carried(&el(at(J)), &el(c(40).sub(&at(J))), &s), Verdict::Independent);
+        // Without the loop's range nothing is known.
+        s.iv_range = None;
+        assert_eq!(carried(&store, &load, &s), Verdict::Unknown);
     }
 
     #[test]
