@@ -259,6 +259,9 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
         for phi in self.shape.header.instructions().into_iter().take_while(|i| i.is_phi()) {
             if phi != self.shape.iv {
                 let name = variable_name(phi);
+                if phi.ty().is_ptr() {
+                    return Some(format!("the pointer '{name}' is carried from one iteration to the next (accc follows subscripts, not pointer arithmetic across iterations)"));
+                }
                 return Some(format!(
                     "scalar '{name}' is carried from one iteration to the next (if it is a reduction, say so: 'loop independent reduction(op:{name})')"
                 ));
@@ -429,8 +432,11 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
                 depend::Verdict::Carried { distance: Some(d) } => {
                     Some(format!("'{name}' written in one iteration is {verb} in another (dependence distance {})", d.abs()))
                 }
+                depend::Verdict::Carried { distance: None } if oa.atoms().is_empty() && ob.atoms().is_empty() && a.write && b.write => {
+                    Some(format!("'{name}' is written in every iteration (after the loop it holds the last iteration's value)"))
+                }
                 depend::Verdict::Carried { distance: None } if oa.atoms().is_empty() && ob.atoms().is_empty() => Some(format!(
-                    "'{name}' is written in every iteration and {verb} in the others (if it is a reduction, say so: 'loop independent reduction(op:{name})')"
+                    "'{name}' is written in every iteration and read in the others (if it is a reduction, say so: 'loop independent reduction(op:{name})')"
                 )),
                 depend::Verdict::Carried { distance: None } => Some(format!("'{name}' written in one iteration is {verb} in another")),
                 depend::Verdict::Unknown => Some(format!(
