@@ -207,6 +207,9 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
         if let Some(why) = self.carried_scalar(&test_blocks) {
             return Verdict::Sequential(why);
         }
+        if self.leaves_early(&test_blocks) {
+            return Verdict::Sequential("it can be left before its last iteration (break, return or goto)".into());
+        }
         let mut atoms = Atoms { ids: HashMap::new() };
         let mut space = self.space(&scope_blocks, &mut atoms);
         let mut accesses = Vec::new();
@@ -276,6 +279,11 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
             }
         }
         None
+    }
+
+    /// Whether a block of the loop other than its header branches out of it.
+    fn leaves_early(&self, test_blocks: &HashSet<Block<'ctx>>) -> bool {
+        test_blocks.iter().any(|b| *b != self.shape.header && b.successors().iter().any(|s| !test_blocks.contains(s)))
     }
 
     /// Arrays declared in the loop's body: their lifetime starts in every iteration.
@@ -458,7 +466,8 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
             return Object::Distinct(base);
         }
         match self.capture_of(base).map(|c| c.value) {
-            Some(host) if host.is_global_variable() => Object::Distinct(host),
+            // A pointer variable's parameter is its target (translated), not the variable.
+            Some(host) if host.is_global_variable() && !host.global_value_type().is_ptr() => Object::Distinct(host),
             Some(host) if host.is_alloca() && !host.allocated_type().is_ptr() => Object::Distinct(host),
             Some(host) if host.is_alloca() && restrict_variable(host) => Object::Restrict(host),
             Some(host) if host.is_argument() && restrict_parameter(host) => Object::Restrict(host),

@@ -126,3 +126,23 @@ void under_seq(int n, float *restrict q) {
     for (int i = 0; i < n; i++) *p++ += 1;
   }
 }
+
+// A loop left by break, and pointers held in global variables (their targets may be one
+// array).
+// CHECK-LABEL: kernels-auto.c: globals_and_break:
+// CHECK: [[@LINE+6]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it can be left before its last iteration (break, return or goto) */
+// CHECK: [[@LINE+12]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: 'gq' and 'gp' may point to the same memory
+double *gp, *gq;
+void globals_and_break(int n, double *restrict a) {
+#pragma acc kernels copy(a[0:n])
+  {
+#pragma acc loop
+    for (int i = 0; i < n; i++) {
+      if (a[i] < 0) break;
+      a[i] = 1;
+    }
+  }
+#pragma acc kernels copy(gp[0:n]) copyin(gq[0:n])
+#pragma acc loop
+  for (int i = 0; i < n; i++) gp[i] = gq[i];
+}
