@@ -19,8 +19,10 @@
 //!   `nsw` arithmetic, sign extensions), and depend.rs tests each pair of the same base;
 //!   accesses of different bases are independent only when the bases are known distinct
 //!   (different arrays: globals, local variables; `restrict` pointer parameters, whose
-//!   pointees C says no other pointer reaches); two plain pointers may alias, which keeps the
-//!   loop sequential with a reason naming them;
+//!   pointees C says no pointer not based on them reaches: apart from distinct arrays and
+//!   other `restrict` parameters); two plain pointers may alias, which keeps the loop
+//!   sequential with a reason naming them; so does a loop whose bound is read from memory
+//!   in every iteration, or that can be left early;
 //! - no atomic operation, and no call that may write memory (calls of functions with no
 //!   memory effects, C math functions and `llvm.*` intrinsics that write nothing are fine;
 //!   a call that may read memory conflicts with every store of the loop).
@@ -153,12 +155,14 @@ enum Object<'ctx> {
     MayAlias(Value<'ctx>),
 }
 
-/// Whether two different base pointers certainly reach different memory.
+/// Whether two different base pointers certainly reach different memory. A `restrict`
+/// parameter's target is reached by no pointer not based on it, but a plain pointer may be
+/// based on it (`double *b = a + 1`), so only distinct objects and other `restrict`
+/// parameters are apart from it.
 fn disjoint(a: Object, b: Object) -> bool {
     match (a, b) {
-        (Object::Distinct(x), Object::Distinct(y)) => x != y,
-        (Object::Restrict(x), Object::Restrict(y)) => x != y,
-        (Object::Restrict(_), _) | (_, Object::Restrict(_)) => true,
+        (Object::Distinct(x), Object::Distinct(y)) | (Object::Restrict(x), Object::Restrict(y)) => x != y,
+        (Object::Restrict(_), Object::Distinct(_)) | (Object::Distinct(_), Object::Restrict(_)) => true,
         _ => false,
     }
 }
@@ -206,6 +210,9 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
         let scope_blocks = self.blocks(self.scope);
         if let Some(why) = self.carried_scalar(&test_blocks) {
             return Verdict::Sequential(why);
+        }
+        if self.loads_in_loop(self.shape.bound, &test_blocks) {
+            return Verdict::Sequential("its bound is read again in every iteration (from memory the loop may change)".into());
         }
         if self.leaves_early(&test_blocks) {
             return Verdict::Sequential("it can be left before its last iteration (break, return or goto)".into());
@@ -279,6 +286,12 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
             }
         }
         None
+    }
+
+    /// Whether `v` is computed in the loop from a load made there (`i < s->n`: the bound is
+    /// read again in every iteration, while a partitioned loop reads it once).
+    fn loads_in_loop(&self, v: Value<'ctx>, test_blocks: &HashSet<Block<'ctx>>) -> bool {
+        self.defined_in(v, test_blocks) && (v.opcode() == Some(Opcode::LLVMLoad) || v.operands().into_iter().any(|o| self.loads_in_loop(o, test_blocks)))
     }
 
     /// Whether a block of the loop other than its header branches out of it.
@@ -582,7 +595,8 @@ mod tests {
         let (p, q) = (params[0], params[1]);
         assert!(disjoint(Object::Distinct(g), Object::Distinct(h)));
         assert!(!disjoint(Object::Distinct(g), Object::Distinct(g)));
-        assert!(disjoint(Object::Restrict(p), Object::MayAlias(q)));
+        assert!(!disjoint(Object::Restrict(p), Object::MayAlias(q)), "a plain pointer may be based on a restrict one");
+        assert!(disjoint(Object::Restrict(p), Object::Restrict(q)));
         assert!(disjoint(Object::Restrict(p), Object::Distinct(g)));
         assert!(!disjoint(Object::MayAlias(p), Object::MayAlias(q)));
         assert!(!disjoint(Object::MayAlias(p), Object::Distinct(g)), "a plain pointer may point into an array");

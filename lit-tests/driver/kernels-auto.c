@@ -146,3 +146,15 @@ void globals_and_break(int n, double *restrict a) {
 #pragma acc loop
   for (int i = 0; i < n; i++) gp[i] = gq[i];
 }
+
+// A bound read from memory in every iteration stays sequential.
+// CHECK-LABEL: kernels-auto.c: loaded_bound:
+// CHECK: [[@LINE+5]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: its bound is read again in every iteration (from memory the loop may change) */
+struct vec { int n; double *x; };
+void loaded_bound(struct vec *v, double *restrict y) {
+#pragma acc kernels copyin(v[0:1]) copy(y[0:100])
+  {
+#pragma acc loop
+    for (int i = 0; i < v->n; i++) y[i] = 1;
+  }
+}
