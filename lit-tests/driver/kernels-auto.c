@@ -5,6 +5,8 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %accc -O2 -Minfo=accel -c %s -o %t/k.o 2> %t/report.txt
 // RUN: FileCheck %s < %t/report.txt
+// RUN: %accc -O2 -Minfo=json -c %s -o %t/j.o
+// RUN: python3 -c "import json,sys; d=json.load(open(sys.argv[1])); [print(l['location']['line'], l['proved_independent'], l['sequential_reason']) for r in d['regions'] for l in r['loops']]" %t/j.accinfo.json | FileCheck %s --check-prefix=JSON
 // RUN: %accc -O2 %S/../../tests/e2e/kernels_auto.c -o %t/kernels_auto
 // RUN: env ACC_DEVICE_TYPE=emulator ACC_NOTIFY=1 %t/kernels_auto 2>&1 | FileCheck %s --check-prefix=EMU
 
@@ -14,6 +16,8 @@
 // EMU-DAG: launch kernel shift_l{{[0-9]+}} {{.*}} grid=1 block=1x1
 // EMU: PASS kernels_auto
 
+// JSON: {{^}}[[# @LINE+7]] True None
+// JSON: {{^}}[[# @LINE+15]] False kernels loop without independent, not proved parallel: 'x' and 'y' may point to the same memory
 // CHECK-LABEL: kernels-auto.c: copy:
 // CHECK: [[@LINE+4]], #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
 // CHECK-NEXT: loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)
