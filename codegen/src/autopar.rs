@@ -291,7 +291,10 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
     /// Whether `v` is computed in the loop from a load made there (`i < s->n`: the bound is
     /// read again in every iteration, while a partitioned loop reads it once).
     fn loads_in_loop(&self, v: Value<'ctx>, test_blocks: &HashSet<Block<'ctx>>) -> bool {
-        self.defined_in(v, test_blocks) && (v.opcode() == Some(Opcode::LLVMLoad) || v.operands().into_iter().any(|o| self.loads_in_loop(o, test_blocks)))
+        // Phis end the walk: a bound `loops::analyse` accepts is computed from none.
+        self.defined_in(v, test_blocks)
+            && !v.is_phi()
+            && (v.opcode() == Some(Opcode::LLVMLoad) || v.operands().into_iter().any(|o| self.loads_in_loop(o, test_blocks)))
     }
 
     /// Whether a block of the loop other than its header branches out of it.
