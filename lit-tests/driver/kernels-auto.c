@@ -13,6 +13,7 @@
 // EMU-DAG: launch kernel scale_l{{[0-9]+}} {{.*}} block=256x1
 // EMU-DAG: launch kernel sweep_l{{[0-9]+}} {{.*}} grid=35 block=256x1
 // EMU-DAG: launch kernel blocks_l{{[0-9]+}} {{.*}} block=256x1
+// EMU-DAG: launch kernel matvec_l{{[0-9]+}} {{.*}} block=256x1
 // EMU-DAG: launch kernel shift_l{{[0-9]+}} {{.*}} grid=1 block=1x1
 // EMU: PASS kernels_auto
 

@@ -38,6 +38,19 @@ static void shift(int n, double *a, double *b) {
   for (int i = 0; i < n; i++) b[i] = a[i] + 1.0;
 }
 
+/* Proved: the row loop of a matrix-vector product; the inner loop has a reduction clause
+ * without independent, so it stays sequential in each row's thread. */
+static void matvec(int rows, int cols, const double *restrict m, const double *restrict x, double *restrict y) {
+#pragma acc kernels copyin(m[0:rows*cols], x[0:cols]) copyout(y[0:rows])
+#pragma acc loop
+  for (int i = 0; i < rows; i++) {
+    double t = 0;
+#pragma acc loop reduction(+:t)
+    for (int j = 0; j < cols; j++) t += m[i * cols + j] * x[j];
+    y[i] = t;
+  }
+}
+
 /* Proved: collapse(2) over a row-major block, an inner plain loop with a constant range, an
  * array private to each iteration. */
 static void blocks(int n, const double *restrict x, double *restrict y) {
@@ -146,6 +159,17 @@ int main(void) {
     double want = bx[k * 4] + 2 * bx[k * 4 + 1] + 3 * bx[k * 4 + 2] + 4 * bx[k * 4 + 3];
     CHECK(by[k] == want, "blocks: y[%d] = %g, want %g", k, by[k], want);
   }
+
+  /* A matrix-vector product, 53 x 29. */
+  double *mm = e2e_alloc(sizeof(double) * 53 * 29), *mv = e2e_alloc(sizeof(double) * 53);
+  for (int k = 0; k < 53 * 29; k++) mm[k] = (double)(k % 7) - 3.0;
+  matvec(53, 29, mm, x, mv);
+  for (int i = 0; i < 53; i++) {
+    double t = 0;
+    for (int j = 0; j < 29; j++) t += mm[i * 29 + j] * x[j];
+    CHECK(mv[i] == t, "matvec: y[%d] = %.17g, want %.17g", i, mv[i], t);
+  }
+  free(mm), free(mv);
 
   /* auto in a parallel construct: proved, partitioned. */
 #pragma acc parallel loop auto copy(y[0:n])
