@@ -26,6 +26,7 @@
 //! - no atomic operation, and no call that may write memory (calls of functions with no
 //!   memory effects, C math functions and `llvm.*` intrinsics that write nothing are fine;
 //!   a call that may read memory conflicts with every store of the loop).
+//!
 //! Arrays whose lifetime starts inside the loop (declared in its body) are private to an
 //! iteration and not compared.
 //!
