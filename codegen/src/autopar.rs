@@ -234,7 +234,9 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
                     CallEffect::None => {}
                     CallEffect::Reads(name) => reads_unknown = Some(name),
                     CallEffect::Writes(name) => {
-                        return Verdict::Sequential(format!("it calls '{name}', which may write memory (accc does not analyse what called functions write)"));
+                        let elsewhere = i.called_function().is_some_and(|f| f.is_declaration());
+                        let why = if elsewhere { "defined in another file, it may write memory" } else { "it may write memory" };
+                        return Verdict::Sequential(format!("it calls '{name}': {why} (accc proves only calls of functions that write none)"));
                     }
                 },
                 _ => {}

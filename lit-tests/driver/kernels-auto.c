@@ -47,7 +47,7 @@ void alias(int n, const float *x, float *y) {
 // CHECK: [[@LINE+22]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: the subscripts of 'a' are not affine in the loop variables, so accc cannot tell which iterations touch the same element */
 // CHECK: [[@LINE+23]], #pragma acc loop gang, worker, vector
 // CHECK-NEXT: loop is parallelizable
-// CHECK: [[@LINE+23]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it calls 'tick', which may write memory (accc does not analyse what called functions write) */
+// CHECK: [[@LINE+23]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it calls 'tick': it may write memory (accc proves only calls of functions that write none) */
 // CHECK: [[@LINE+24]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it has atomic operations (accc keeps them in program order) */
 // CHECK: [[@LINE+30]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: 'last' is written in every iteration (after the loop it holds the last iteration's value) */
 // CHECK: [[@LINE+33]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it has a reduction clause, which accc applies to analysed loops only with independent: write 'loop independent reduction(...)' */
@@ -161,5 +161,26 @@ void loaded_bound(struct vec *v, double *restrict y) {
   {
 #pragma acc loop
     for (int i = 0; i < v->n; i++) y[i] = 1;
+  }
+}
+
+// Calls: a routine that touches no memory and C math functions are fine; a routine of
+// another file may write memory.
+// CHECK-LABEL: kernels-auto.c: calls:
+// CHECK: [[@LINE+11]], #pragma acc loop gang, worker, vector
+// CHECK-NEXT: loop is parallelizable
+// CHECK: [[@LINE+11]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: it calls 'ext': defined in another file, it may write memory (accc proves only calls of functions that write none) */
+double sin(double);
+#pragma acc routine seq
+static double sq(double x) { return x * x; }
+#pragma acc routine seq
+double ext(double x);
+void calls(int n, const double *restrict a, double *restrict b) {
+#pragma acc kernels copyin(a[0:n]) copyout(b[0:n])
+  {
+#pragma acc loop
+    for (int i = 0; i < n; i++) b[i] = sq(a[i]) + sin(a[i]);
+#pragma acc loop
+    for (int i = 0; i < n; i++) b[i] = ext(a[i]);
   }
 }
