@@ -164,8 +164,10 @@ fn build_in<'ctx>(
         crate::reduction::link_helpers(dev)?;
     }
     let mut plans = Vec::new();
+    // Made at the first loop that needs a proof, before that kernel changes (autopar.rs).
+    let mut analysis = None;
     for (r, k) in regions.iter().zip(&kernels) {
-        plans.push(plan_kernel(dev, r, *k, opts)?);
+        plans.push(plan_kernel(dev, r, *k, opts, &mut analysis)?);
     }
     if reductions {
         crate::reduction::drop_unused_helpers(dev)?;
@@ -401,7 +403,7 @@ fn retarget<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], roots: &[Value<'ct
 
 /// Reads the kernel's loop directives, decides their levels, brings the kernel into SSA form
 /// and partitions its loops.
-fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts: &Options) -> Result<KernelPlan> {
+fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts: &Options, analysis: &mut Option<crate::autopar::Analysis<'ctx>>) -> Result<KernelPlan> {
     let (loops, caches): (Vec<Directive>, Vec<Directive>) = contract::read_kernel(k)?
         .into_iter()
         .filter(|d| matches!(d.kind, DirectiveKind::Loop | DirectiveKind::Cache))
@@ -416,7 +418,11 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     }
     check_loop_sizes(r, &loops)?;
     let all = loop_sources(&r.directive, &loops);
-    let descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
+    let mut descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
+    let proofs = prove_loops(dev, r, k, &all, &descs, analysis)?;
+    for ((d, _, _), p) in descs.iter_mut().zip(&proofs) {
+        d.proven = *p == Some(crate::autopar::Verdict::Independent);
+    }
     // `gang(static: s)` per loop, in the order of `descs`: a loop directive's chunk size is
     // the operand of its clause call, which stays until the loop is partitioned (its value
     // may be computed in the kernel); a combined construct's is a kernel parameter (outline.rs
@@ -486,6 +492,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let mut plans = Vec::new();
     let mut report = Vec::new();
     for (((((desc, collapse, loc), lv), eff), gang_static), tile) in descs.iter().zip(&levels).zip(&effective).zip(&statics).zip(&tiles) {
+        let proof = proofs[report.len()].clone();
         report.push(crate::report::LoopNote {
             loc: loc.clone(),
             kind: desc.kind,
@@ -494,6 +501,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             collapse: *collapse,
             tile: tile.clone(),
             gang_dim: desc.gang_dim,
+            proof,
         });
         let lv = eff;
         let (begin, end) = match plans.len() {
@@ -561,6 +569,50 @@ fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
         (Some(w), Some(l)) => (w.saturating_mul(l.max(1).div_ceil(32) * 32)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
         _ => crate::cache::MAX_BLOCK_THREADS,
     }
+}
+
+/// Per loop (in `describe`'s order), what the dependence analysis found, for the loops whose
+/// levels need a proof (mapping::needs_proof); None for the others. A loop with a
+/// `reduction` clause is not analysed: its variable is updated in every iteration, which
+/// only the reduction machinery makes parallel, and which levels get a gang-wide combine is
+/// decided before outlining from the clauses alone (reduction::gang_level_items).
+fn prove_loops<'ctx>(
+    dev: Module<'ctx>,
+    r: &Outlined<'ctx>,
+    k: Value<'ctx>,
+    all: &[LoopSource<'ctx, '_>],
+    descs: &[(LoopDesc, u32, Loc)],
+    analysis: &mut Option<crate::autopar::Analysis<'ctx>>,
+) -> Result<Vec<Option<crate::autopar::Verdict>>> {
+    use crate::autopar::{Analysis, Verdict};
+    let has_reduction: Vec<bool> = all
+        .iter()
+        .map(|s| {
+            let clauses = match s {
+                LoopSource::Combined => &r.directive.clauses,
+                LoopSource::Directive(d) => &d.clauses,
+            };
+            clauses.iter().any(|c| matches!(c, Clause::Reduction(_)))
+        })
+        .collect();
+    let needs: Vec<bool> = descs.iter().map(|(d, _, _)| crate::mapping::needs_proof(r.compute, d.kind)).collect();
+    let asked: Vec<bool> = needs.iter().zip(&has_reduction).map(|(n, red)| *n && !red).collect();
+    let mut out = if asked.iter().any(|a| *a) {
+        if analysis.is_none() {
+            *analysis = Some(Analysis::new(dev)?);
+        }
+        let collapse: Vec<u32> = descs.iter().map(|(_, c, _)| *c).collect();
+        let a = analysis.as_ref().expect("made above");
+        a.loops(r, &k.name(), &crate::autopar::loop_ids(all), &asked, &collapse)?
+    } else {
+        vec![None; descs.len()]
+    };
+    for (i, v) in out.iter_mut().enumerate() {
+        if needs[i] && has_reduction[i] {
+            *v = Some(Verdict::Sequential("it has a reduction clause, which accc applies to analysed loops only with independent: write 'loop independent reduction(...)'".into()));
+        }
+    }
+    Ok(out)
 }
 
 /// The kernel's reductions (reduction.rs): the construct's items and each loop's, with the
@@ -762,14 +814,14 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
             LoopSource::Combined => region.loc.clone(),
             LoopSource::Directive(d) => d.loc.clone(),
         };
-        out.push((LoopDesc { kind, parent, gang_dim }, collapse, loc));
+        out.push((LoopDesc { kind, parent, gang_dim, proven: false }, collapse, loc));
     }
     out
 }
 
 /// Gives the combined construct's loop the same begin/end markers a `loop` directive has:
 /// a begin at the kernel entry and an end before each return.
-fn combined_markers<'ctx>(dev: Module<'ctx>, k: Value<'ctx>, d: &Directive<'ctx>) -> Result<(Option<Value<'ctx>>, Option<Value<'ctx>>)> {
+pub(crate) fn combined_markers<'ctx>(dev: Module<'ctx>, k: Value<'ctx>, d: &Directive<'ctx>) -> Result<(Option<Value<'ctx>>, Option<Value<'ctx>>)> {
     let DirectiveKind::Compute { combined_loop: true, .. } = d.kind else {
         return Ok((None, None));
     };

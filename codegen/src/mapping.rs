@@ -10,9 +10,13 @@
 //!
 //! Loops without a level clause: in `parallel`, an `independent` (implicit) loop gets the
 //! outermost free level(s): the outermost gets gang (and vector too when it is alone), the
-//! innermost vector, one in between worker. `auto` loops, loops in `kernels` without
-//! `independent` and everything in `serial` run sequentially (no dependence analysis yet:
-//! running such a loop in parallel could give a wrong answer).
+//! innermost vector, one in between worker. `auto` loops and loops in `kernels` without
+//! `independent` get levels the same way once autopar.rs has proved their iterations
+//! independent (`LoopDesc::proven`), as NVHPC maps `kernels`; a proven loop inside a
+//! sequential loop of the same kernel gets no gang level (gangs cannot wait for each other
+//! between the outer loop's iterations, which the dependence that keeps the outer loop
+//! sequential may need), only worker and vector. Unproven ones, and everything in `serial`,
+//! run sequentially.
 
 use crate::contract::ComputeKind;
 
@@ -83,6 +87,19 @@ pub struct LoopDesc {
     /// `gang(dim: d)`: the gang dimension the loop is partitioned over when it gets the gang
     /// level (1 without the argument, and for a gang level the compiler assigns).
     pub gang_dim: u8,
+    /// autopar.rs proved the iterations independent (meaningful for `auto` loops and loops
+    /// of `kernels` without a clause).
+    pub proven: bool,
+}
+
+/// Whether the levels of a loop of this kind in this construct depend on a proof that its
+/// iterations are independent (autopar.rs).
+pub fn needs_proof(compute: ComputeKind, kind: LoopKind) -> bool {
+    match kind {
+        LoopKind::Auto => !compute.is_sequential(),
+        LoopKind::Unspecified => compute == ComputeKind::Kernels,
+        _ => false,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,10 +114,11 @@ pub enum MappingError {
 /// Assigns levels to every loop (`loops` are in program order, parents before children).
 pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Levels>, MappingError> {
     let n = loops.len();
+    let by_proof = |i: usize| needs_proof(compute, loops[i].kind);
     let assignable = |i: usize| match loops[i].kind {
         LoopKind::Independent => !compute.is_sequential(),
-        LoopKind::Unspecified => compute == ComputeKind::Parallel,
-        _ => false,
+        LoopKind::Unspecified if compute == ComputeKind::Parallel => true,
+        _ => by_proof(i) && loops[i].proven,
     };
     // Levels used explicitly anywhere below loop i.
     fn below(i: usize, loops: &[LoopDesc]) -> Levels {
@@ -121,6 +139,16 @@ pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Lev
     let mut out = vec![Levels::NONE; n];
     for i in 0..n {
         let outer = enclosing(i, loops, &out);
+        let under_sequential = {
+            let mut p = loops[i].parent;
+            let mut seq = false;
+            while let Some(j) = p {
+                seq |= out[j].is_seq();
+                p = loops[j].parent;
+            }
+            seq
+        };
+        let gang_allowed = !(by_proof(i) && under_sequential);
         let levels = match loops[i].kind {
             LoopKind::Explicit(_) if compute.is_sequential() => Levels::NONE,
             LoopKind::Explicit(l) => l,
@@ -129,7 +157,7 @@ pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Lev
                 let inner_shallowest = if inner.gang { 1 } else if inner.worker { 2 } else if inner.vector { 3 } else { 4 };
                 // A level is free when it is inside every enclosing level and outside every
                 // level used below.
-                let ok = |depth: u8| outer.depth() < depth && depth < inner_shallowest;
+                let ok = |depth: u8| outer.depth() < depth && depth < inner_shallowest && (depth != 1 || gang_allowed);
                 if assignable_below(i, loops, &assignable) {
                     // Leave the vector level to the innermost assignable loop.
                     if ok(1) {
@@ -321,10 +349,10 @@ mod tests {
     }
 
     fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind, parent, gang_dim: 1 }
+        LoopDesc { kind, parent, gang_dim: 1, proven: false }
     }
     fn gang_dim(d: u8, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind: Explicit(G), parent, gang_dim: d }
+        LoopDesc { kind: Explicit(G), parent, gang_dim: d, proven: false }
     }
 
     #[test]
@@ -359,6 +387,32 @@ mod tests {
         assert_eq!(grid_shape(false, 3, &[]), [Clause(0), Clause(1), Clause(2)]);
         // serial and the sequential parts of kernels: one gang.
         assert_eq!(grid_shape(true, 2, &[1]), [One, One, One]);
+    }
+
+        
+    fn proven(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
+        LoopDesc { kind, parent, gang_dim: 1, proven: true }
+    }
+
+    #[test]
+    fn proven_loops_map_like_independent_ones() {
+        // kernels: one proven loop gets gang and vector; a proven nest gang, then vector.
+        assert_eq!(assign_levels(Kernels, &[proven(Unspecified, None)]).unwrap(), vec![GV]);
+        assert_eq!(assign_levels(Kernels, &[proven(Unspecified, None), proven(Unspecified, Some(0))]).unwrap(), vec![G, V]);
+        // auto anywhere but serial.
+        assert_eq!(assign_levels(Parallel, &[proven(Auto, None)]).unwrap(), vec![GV]);
+        assert_eq!(assign_levels(Kernels, &[l(Auto, None), proven(Auto, Some(0))]).unwrap(), vec![Levels::NONE, V], "no gang under a sequential loop");
+        assert_eq!(assign_levels(Serial, &[proven(Auto, None)]).unwrap(), vec![Levels::NONE]);
+        // A proven outer loop over an unproven inner one: the outer takes everything.
+        assert_eq!(assign_levels(Kernels, &[proven(Unspecified, None), l(Unspecified, Some(0))]).unwrap(), vec![GV, Levels::NONE]);
+        // Under a sequential kernels loop: worker and vector only, in a three-deep nest too.
+        let r = assign_levels(Kernels, &[l(Unspecified, None), proven(Unspecified, Some(0)), proven(Unspecified, Some(1))]).unwrap();
+        assert_eq!(r, vec![Levels::NONE, W, V]);
+        // An explicit independent loop under a sequential one keeps the gang level (the user said so).
+        assert_eq!(assign_levels(Kernels, &[l(Unspecified, None), l(Independent, Some(0))]).unwrap(), vec![Levels::NONE, GV]);
+        // needs_proof
+        assert!(needs_proof(Kernels, Unspecified) && needs_proof(Parallel, Auto) && needs_proof(Kernels, Auto));
+        assert!(!needs_proof(Parallel, Unspecified) && !needs_proof(Serial, Auto) && !needs_proof(Kernels, Independent));
     }
 
     #[test]

@@ -16,6 +16,7 @@
 use crate::contract::{Clause, ComputeKind, DataKind, Directive, TilePart};
 use crate::device::KernelPlan;
 use crate::error::{AccError, Loc, Result};
+use crate::autopar::Verdict;
 use crate::mapping::{Levels, LoopKind};
 use crate::options::Options;
 use crate::outline::Outlined;
@@ -71,6 +72,9 @@ pub struct LoopNote {
     pub tile: Option<(TilePart, Vec<u64>)>,
     /// `gang(dim: d)`: the grid dimension of its gang level (1 without the argument).
     pub gang_dim: u8,
+    /// What the dependence analysis found (autopar.rs), for `auto` loops and loops of
+    /// `kernels` without a clause.
+    pub proof: Option<crate::autopar::Verdict>,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -133,19 +137,32 @@ fn level_names(l: Levels) -> Vec<&'static str> {
     per_level(l, ["gang", "worker", "vector"])
 }
 
-/// Why a loop runs sequentially (None: it is partitioned).
-pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels) -> Option<&'static str> {
+/// Why a loop runs sequentially (None: it is partitioned); `proof` is what the dependence
+/// analysis found for it.
+pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels, proof: Option<&Verdict>) -> Option<String> {
     if !assigned.is_seq() {
         return None;
     }
-    Some(match (kind, compute) {
-        (LoopKind::Seq, _) => "seq clause",
-        (_, ComputeKind::Serial) => "serial construct: one thread runs the region",
-        (_, ComputeKind::KernelsSequential) => "code of a kernels construct outside its loop nests: one thread runs it",
-        (LoopKind::Auto, _) => "auto clause: accc does no dependence analysis, so an auto loop runs sequentially",
-        (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent: accc does no dependence analysis, so it runs sequentially",
-        _ => "no level left: the enclosing loops, or the loops inside, use gang, worker and vector",
+    let what = match (kind, compute) {
+        (LoopKind::Seq, _) => return Some("seq clause".into()),
+        (_, ComputeKind::Serial) => return Some("serial construct: one thread runs the region".into()),
+        (_, ComputeKind::KernelsSequential) => return Some("code of a kernels construct outside its loop nests: one thread runs it".into()),
+        (LoopKind::Auto, _) => "auto loop",
+        (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent",
+        _ => "",
+    };
+    Some(match proof {
+        Some(Verdict::Sequential(why)) if !what.is_empty() => format!("{what}, not proved parallel: {why}"),
+        _ => "no level left: the enclosing loops, or the loops inside, use gang, worker and vector".into(),
     })
+}
+
+/// The note on a loop the dependence analysis proved parallel.
+fn proof_line(l: &LoopNote) -> Option<String> {
+    match (&l.proof, l.assigned.is_seq()) {
+        (Some(Verdict::Independent), false) => Some("loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)".into()),
+        _ => None,
+    }
 }
 
 /// Why a loop is spread over more levels than it was given (mapping::effective_levels).
@@ -188,10 +205,11 @@ pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
         .into_iter()
         .map(|n| if n == "gang" && l.gang_dim > 1 { format!("gang(dim: {})", l.gang_dim) } else { n.to_string() })
         .collect();
-    let mut out = match seq_reason(l.kind, compute, l.assigned) {
+    let mut out = match seq_reason(l.kind, compute, l.assigned, l.proof.as_ref()) {
         Some(why) => vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")],
         None => {
             let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", names.join(", "), dims(l.effective, l.gang_dim).join(" "))];
+            out.extend(proof_line(l));
             if let Some(w) = widened_reason(l.assigned, l.effective) {
                 out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
             }
@@ -330,7 +348,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .loops
                 .iter()
                 .map(|l| {
-                    let seq = seq_reason(l.kind, r.compute, l.assigned);
+                    let seq = seq_reason(l.kind, r.compute, l.assigned, l.proof.as_ref());
                     json!({
                         "location": loc_json(&l.loc),
                         "schedule": if seq.is_some() { vec!["seq"] } else { level_names(l.effective) },
@@ -343,6 +361,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                             "loops": if *part == TilePart::Tiles { "tile" } else { "element" },
                             "sizes": sizes,
                         })),
+                        "proved_independent": l.proof.as_ref().map(|p| *p == Verdict::Independent),
                     })
                 })
                 .collect();
@@ -509,7 +528,7 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1 }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1, proof: None }
     }
 
     #[test]
@@ -528,11 +547,22 @@ mod tests {
         assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(V), V, WV), p)[1], "vector assigned; also over worker: no worker loop around this vector loop spreads it over the workers");
         assert_eq!(loop_lines(&lp(3, LoopKind::Explicit(G), G, GWV), p)[1], "gang assigned; also over worker, vector: no partitioned loop inside it takes the finer levels");
         assert_eq!(loop_lines(&lp(3, LoopKind::Seq, Levels::NONE, Levels::NONE), p), vec!["#pragma acc loop seq /* sequential: seq clause */"]);
-        assert_eq!(seq_reason(LoopKind::Unspecified, ComputeKind::Kernels, Levels::NONE).unwrap(), "kernels loop without independent: accc does no dependence analysis, so it runs sequentially");
-        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE).unwrap().starts_with("auto clause"));
-        assert!(seq_reason(LoopKind::Explicit(G), ComputeKind::Serial, Levels::NONE).unwrap().starts_with("serial construct"));
-        assert!(seq_reason(LoopKind::Independent, p, Levels::NONE).unwrap().starts_with("no level left"));
-        assert_eq!(seq_reason(LoopKind::Independent, ComputeKind::Kernels, G), None);
+        let kept = Verdict::Sequential("'a' written in one iteration is read in another (dependence distance 1)".into());
+        assert_eq!(
+            seq_reason(LoopKind::Unspecified, ComputeKind::Kernels, Levels::NONE, Some(&kept)).unwrap(),
+            "kernels loop without independent, not proved parallel: 'a' written in one iteration is read in another (dependence distance 1)"
+        );
+        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE, Some(&kept)).unwrap().starts_with("auto loop, not proved parallel: 'a' written"));
+        // Proved, but every level is taken by the loops around it.
+        assert!(seq_reason(LoopKind::Auto, p, Levels::NONE, Some(&Verdict::Independent)).unwrap().starts_with("no level left"));
+        assert!(seq_reason(LoopKind::Explicit(G), ComputeKind::Serial, Levels::NONE, None).unwrap().starts_with("serial construct"));
+        assert!(seq_reason(LoopKind::Auto, ComputeKind::Serial, Levels::NONE, None).unwrap().starts_with("serial construct"));
+        assert!(seq_reason(LoopKind::Independent, p, Levels::NONE, None).unwrap().starts_with("no level left"));
+        assert_eq!(seq_reason(LoopKind::Independent, ComputeKind::Kernels, G, None), None);
+        // A proved loop says so under its schedule.
+        let mut proved = lp(3, LoopKind::Unspecified, GV, GWV);
+        proved.proof = Some(Verdict::Independent);
+        assert_eq!(loop_lines(&proved, ComputeKind::Kernels)[1], "loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)");
         let mut c = lp(3, LoopKind::Explicit(GV), GV, GWV);
         c.collapse = 2;
         assert!(loop_lines(&c, p)[0].starts_with("#pragma acc loop gang, worker, vector collapse(2) /*"));

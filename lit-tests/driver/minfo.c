@@ -65,16 +65,19 @@ void nest(int n) {
   }
 }
 
-// kernels: a loop without independent stays sequential, one with it is partitioned; an
-// auto loop runs sequentially too.
+// kernels: a loop without independent that carries a dependence stays sequential, one with
+// independent is partitioned, and an auto loop whose iterations are independent too
+// (lit-tests/driver/kernels-auto.c has the analysis' other cases).
 // CHECK-LABEL: minfo.c: kern:
-// CHECK: [[@LINE+11]], Generating NVIDIA GPU code: kernels loop as kernel kern_l[[@LINE+11]]
-// CHECK: {{^}}         [[@LINE+10]], #pragma acc loop seq /* sequential: kernels loop without independent: accc does no dependence analysis, so it runs sequentially */
-// CHECK: {{^}}         [[@LINE+11]], #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
+// CHECK: [[@LINE+13]], Generating NVIDIA GPU code: kernels loop as kernel kern_l[[@LINE+13]]
+// CHECK: {{^}}         [[@LINE+12]], #pragma acc loop seq /* sequential: kernels loop without independent, not proved parallel: 'w' written in one iteration is read in another (dependence distance 1) */
+// CHECK: {{^}}         [[@LINE+13]], #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
 // CHECK: Generating implicit firstprivate(v): pointer into a data clause item: its value is translated to the device copy
-// CHECK: {{^}}         [[@LINE+11]], #pragma acc loop seq /* sequential: auto clause: accc does no dependence analysis, so an auto loop runs sequentially */
+// CHECK: {{^}}         [[@LINE+13]], #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
+// CHECK-NEXT: {{^}}             loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)
 //
-// JSON: "sequential_reason": "kernels loop without independent: accc does no dependence analysis, so it runs sequentially"
+// JSON: "proved_independent": false,
+// JSON: "sequential_reason": "kernels loop without independent, not proved parallel: 'w' written in one iteration is read in another (dependence distance 1)"
 void kern(int n, double *restrict v) {
   double w[64];
 #pragma acc kernels copy(v[0:n]) create(w)

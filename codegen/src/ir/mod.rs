@@ -24,7 +24,7 @@ mod value;
 pub use block::rewrite_phi_edges;
 pub use builder::{clone_instruction, const_expr_as_instruction, insert_before, Builder};
 pub use module::{with_borrowed_module, Context, Module, OwnedContext, OwnedModule};
-pub use value::fixup_outlined_debug_info;
+pub use value::{fixup_outlined_debug_info, MemoryEffects};
 
 pub use llvm_sys::LLVMIntPredicate as IntPred;
 pub use llvm_sys::LLVMLinkage as Linkage;

@@ -208,6 +208,11 @@ pub fn abi_size(m: LLVMModuleRef, t: LLVMTypeRef) -> u64 {
     unsafe { llvm_sys::target::LLVMABISizeOfType(llvm_sys::target::LLVMGetModuleDataLayout(m), t) }
 }
 
+pub fn param_parent(arg: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: a live function argument.
+    unsafe { LLVMGetParamParent(arg) }
+}
+
 pub fn set_data_layout(m: LLVMModuleRef, dl: &str) {
     let dl = std::ffi::CString::new(dl).expect("data layouts have no NUL");
     // SAFETY: live module; LLVM copies the string.

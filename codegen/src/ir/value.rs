@@ -23,6 +23,13 @@ macro_rules! isa_tests {
     };
 }
 
+/// Whether a function or call may read or write memory (`Value::memory_effects`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryEffects {
+    pub reads: bool,
+    pub writes: bool,
+}
+
 // ---------------------------------------------------------------- any value
 impl<'ctx> Value<'ctx> {
     pub fn is_null(self) -> bool {
@@ -92,6 +99,10 @@ impl<'ctx> Value<'ctx> {
     /// Whether an `add`/`sub`/`mul`/`shl` instruction carries `nsw` (false for anything else).
     pub fn has_nsw(self) -> bool {
         self.is_instruction() && self.inst().get_no_signed_wrap_flag().unwrap_or(false)
+    }
+    /// Whether an `add`/`sub`/`mul`/`shl` instruction carries `nuw` (false for anything else).
+    pub fn has_nuw(self) -> bool {
+        self.is_instruction() && self.inst().get_no_unsigned_wrap_flag().unwrap_or(false)
     }
     pub fn num_operands(self) -> u32 {
         raw::num_operands(self.raw())
@@ -324,6 +335,29 @@ impl<'ctx> Value<'ctx> {
         let kind = Attribute::get_named_enum_kind_id(name);
         let attr = self.ty().context().0.create_enum_attribute(kind, 0);
         self.func().add_attribute(AttributeLoc::Function, attr)
+    }
+    /// The function this argument belongs to.
+    pub fn argument_parent(self) -> Value<'ctx> {
+        Value::wrap(raw::param_parent(self.raw()))
+    }
+    /// Whether parameter `i` of this function carries enum attribute `name` (`noalias`).
+    pub fn param_has_attr(self, i: u32, name: &str) -> bool {
+        let kind = Attribute::get_named_enum_kind_id(name);
+        kind != 0 && self.func().get_enum_attribute(AttributeLoc::Param(i), kind).is_some()
+    }
+    /// What this function, or this call (its call-site attributes, then its callee's), may do
+    /// to memory, from the `memory` attribute: None when unknown (no attribute).
+    pub fn memory_effects(self) -> Option<MemoryEffects> {
+        let kind = Attribute::get_named_enum_kind_id("memory");
+        let attr = if self.is_function() {
+            self.func().get_enum_attribute(AttributeLoc::Function, kind)
+        } else {
+            let cs = self.call_site()?;
+            cs.get_enum_attribute(AttributeLoc::Function, kind).or_else(|| self.called_function()?.func().get_enum_attribute(AttributeLoc::Function, kind))
+        }?;
+        // LLVM's MemoryEffects: two bits per location, Ref (1) and Mod (2).
+        let bits = attr.get_enum_value();
+        Some(MemoryEffects { reads: bits & 0x5555_5555 != 0, writes: bits & 0xAAAA_AAAA != 0 })
     }
     /// A function attribute on this call (`call void @f() #alwaysinline`).
     pub fn add_call_fn_enum_attr(self, name: &str) {
