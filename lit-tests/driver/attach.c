@@ -56,13 +56,15 @@ void enter_exit(struct S *s, int n) {
 // CHECK-LABEL: define dso_local void @compute(
 // CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[COPY]],
 // CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[ATTACH]], ptr noundef %b{{[0-9]*}}, i64 noundef 0, i64 noundef 1, i64 noundef 8,
-// The struct value is mapped implicitly: attached after that, detached before its exit.
+// The struct value is mapped implicitly (implicit items enter first, so a clause item that is
+// part of one finds it present): attached after both, detached before either exits.
 // LOWERED-LABEL: define dso_local void @compute(
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_attach(
 // LOWERED: call void @__accrt_launch(
 // LOWERED: call void @__accrt_detach(
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 16, i32 0,
 struct V { double *a; double *b; };
 void compute(int n) {
