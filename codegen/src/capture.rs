@@ -68,7 +68,8 @@ pub enum Passing {
     /// A host address: passed as is on the host, translated through the present table for
     /// the device.
     Translate,
-    /// A scalar variable passed by value and copied into a private slot in the kernel.
+    /// A variable (scalar, array or struct) passed by value and copied into a private slot
+    /// in the kernel.
     FirstPrivate,
     /// Fresh, uninitialised private storage in the kernel; nothing is passed.
     Private,
@@ -81,8 +82,6 @@ pub enum Passing {
 pub enum CaptureError {
     /// `default(none)` and the variable has no explicit data attribute.
     NeedsExplicitClause,
-    /// Only scalar variables can be firstprivate for now.
-    AggregateFirstPrivate,
 }
 
 pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
@@ -94,7 +93,9 @@ pub fn classify(f: CaptureFacts) -> Result<Passing, CaptureError> {
                 return Ok(Passing::Private);
             }
             if f.firstprivate_clause {
-                return if scalar { Ok(Passing::FirstPrivate) } else { Err(CaptureError::AggregateFirstPrivate) };
+                // Arrays and structs too: passed by value as a kernel parameter of their type
+                // (PTX `.param .b8 name[size]`), copied into the thread's slot.
+                return Ok(Passing::FirstPrivate);
             }
             if f.deviceptr_clause && scalar {
                 // Its value is already a device address (host_stub passes it untranslated);
@@ -297,7 +298,7 @@ mod tests {
         let section = CaptureFacts { pointee_in_data_clause: true, ..none };
         assert_eq!(classify(section), Ok(Passing::FirstPrivate));
         let fp = CaptureFacts { firstprivate_clause: true, ..var(false, ComputeKind::Parallel) };
-        assert_eq!(classify(fp), Err(CaptureError::AggregateFirstPrivate));
+        assert_eq!(classify(fp), Ok(Passing::FirstPrivate));
     }
 
     #[test]

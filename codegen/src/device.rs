@@ -638,6 +638,13 @@ fn reductions<'ctx>(
             y.var.base = v;
             return Some(y);
         }
+        // An element (`s[q]`, `c[1]`): its address rebuilt in the kernel from what the
+        // array and the index became.
+        if host.opcode() == Some(crate::ir::Opcode::LLVMGetElementPtr) {
+            let before = k.entry_block().terminator().expect("the entry block has a terminator");
+            y.var.base = crate::element_address::materialize(host, &|v| r.value_in(k, v), before)?;
+            return Some(y);
+        }
         let slot = (host.opcode() == Some(crate::ir::Opcode::LLVMLoad)).then(|| crate::outline::strip(host.operand(0)))?;
         let v = r.value_in(k, slot)?;
         let b = dev.context().builder();

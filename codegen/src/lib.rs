@@ -36,6 +36,7 @@ pub mod devcheck;
 pub mod devmath;
 pub mod device;
 pub mod devrt;
+pub mod element_address;
 pub mod emulator;
 pub mod error;
 pub mod expr;

@@ -194,8 +194,10 @@ pub fn outline<'ctx>(
                 &d.loc,
                 format!("variable '{name}' is used in the region but has no data clause, and default(none) requires one"),
             ),
-            CaptureError::AggregateFirstPrivate => AccError::unsupported(&d.loc, format!("'firstprivate' of the array or struct '{name}'")),
         })?;
+        if passing == Passing::FirstPrivate {
+            check_param_size(m, d, v, &name)?;
+        }
         if crate::capture::loses_write(&facts, passing) && crate::capture::is_user_variable_name(&name) {
             warn(&Warning { loc: d.loc.clone(), msg: lost_write_message(&name, &d.name) });
         }
@@ -419,6 +421,22 @@ fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
     } else {
         Storage::ScalarValue
     }
+}
+
+/// The most bytes of one firstprivate array or struct: CUDA's kernel parameters hold 4 KiB in
+/// all (PTX before ISA 8.1), and the region's other captures need room beside it.
+const FIRSTPRIVATE_BYTES: u64 = 2048;
+
+/// A firstprivate array or struct travels by value among the launch's parameters.
+fn check_param_size<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, v: Value<'ctx>, name: &str) -> Result<()> {
+    let bytes = variable_type(v).store_size(m);
+    if bytes > FIRSTPRIVATE_BYTES {
+        return Err(AccError::unsupported(
+            &d.loc,
+            format!("'firstprivate' of '{name}' ({bytes} bytes; accc passes a firstprivate array or struct by value among the kernel's parameters, at most {FIRSTPRIVATE_BYTES} bytes): use 'copyin({name})' and a private copy inside the region"),
+        ));
+    }
+    Ok(())
 }
 
 fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {

@@ -355,6 +355,26 @@ impl<'ctx> Region<'ctx> {
     }
 }
 
+/// Makes the region's own computations of an element item's address (`s[q]`) the clause's
+/// (element_address.rs): a construct's item from its clause to the kernel's return, a loop's
+/// inside the loop.
+fn unify_element_addresses<'ctx>(k: Value<'ctx>, construct: &[Reduction<'ctx>], loops: &[LoopInput<'ctx>]) -> Result<()> {
+    let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").and_then(|b| b.terminator()).ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
+    for r in construct {
+        if r.var.base.is_instruction() && r.var.base.parent_function() == k {
+            let reg = Region::new(r.var.base, ret);
+            crate::element_address::unify(k, r.var.base, |i| reg.contains(i));
+        }
+    }
+    for l in loops {
+        let reg = Region::new(l.begin, l.end);
+        for r in &l.items {
+            crate::element_address::unify(k, r.var.base, |i| reg.contains(i));
+        }
+    }
+    Ok(())
+}
+
 /// Whether the variable's storage is the thread's own (an alloca of the kernel).
 fn is_private_storage(v: Value<'_>) -> bool {
     v.is_alloca()
@@ -366,6 +386,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
         return Ok(Summary::default());
     }
+    unify_element_addresses(k, construct, loops)?;
     let mut shapes: HashMap<Value, Shape> = HashMap::new();
     for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
         shapes.insert(r.var.base, shape_of(r, loc)?);

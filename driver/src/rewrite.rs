@@ -814,13 +814,11 @@ fn lower_tiled(
     let at = site.at;
     let canon = |c: &Clause| acc::canonical_clause_name(&c.name).to_string();
     let has = |name: &str| selected.iter().any(|(_, c)| canon(c) == name);
-    if let Some((k, _)) = selected.iter().find(|(_, c)| canon(c) == acc::Clause::Collapse.name()) {
-        diags.push(Diag {
-            loc: at.clauses[*k].clone(),
-            message: "OpenACC 'collapse' together with 'tile' on one loop is not supported yet ('tile' already applies to as many loops as it has sizes)".into(),
-        });
-        return None;
-    }
+    // `collapse(n)` (or `collapse(force: n)`) beside `tile`: n associated loops at least.
+    let collapse_count = selected.iter().find(|(_, c)| canon(c) == acc::Clause::Collapse.name()).and_then(|(_, c)| {
+        let text = c.args.as_deref()?.last()?.text.trim().to_string();
+        tile::eval_size(text.strip_prefix("force").map(|t| t.trim_start().trim_start_matches(':')).unwrap_or(&text).trim())
+    });
     let (tk, tile_clause) = selected.iter().find(|(_, c)| canon(c) == acc::Clause::Tile.name()).copied()?;
     let args = tile_clause.args.as_deref().unwrap_or(&[]);
     if args.is_empty() {
@@ -832,9 +830,12 @@ fn lower_tiled(
     let known = args.iter().zip(&evaluated).all(|(a, v)| star(a) || v.is_some());
     // A size the driver cannot evaluate (an enum constant) counts as 1 when choosing `*`.
     let given: Vec<Option<u64>> = args.iter().zip(&evaluated).map(|(a, v)| if star(a) { None } else { Some(v.unwrap_or(1)) }).collect();
+    let given = tile::pad_for_collapse(&given, collapse_count, Some(1));
     let chosen = tile::choose_sizes(&given);
     // Innermost loop first, as written; each a C constant expression.
-    let sizes: Vec<String> = args.iter().zip(&chosen).map(|(a, c)| if star(a) { format!("{c}LL") } else { format!("((long long)({}))", a.text) }).collect();
+    let written: Vec<Option<&str>> = args.iter().map(|a| (!star(a)).then_some(a.text.as_str())).collect();
+    let written = tile::pad_for_collapse(&written, collapse_count, Some("1"));
+    let sizes: Vec<String> = written.iter().zip(&chosen).map(|(w, c)| match w { None => format!("{c}LL"), Some(t) => format!("((long long)({t}))") }).collect();
     let n = sizes.len();
     let nest = match tile::find_nest(ipp, toks, ti + 1, n) {
         Ok(nest) => nest,
@@ -1030,11 +1031,11 @@ mod tests {
         assert!(b.contains("__acc_begin(1, \"parallel loop\", \"t.c\", 2, 13)"), "{}", b);
         // The text is the item as written (macro unexpanded), the value the expansion.
         assert!(b.contains("(long long)(100), (long long)sizeof((y)[0]), \"y[0:N]\""), "{}", b);
-        // An unsupported clause on the continuation line is reported there.
-        let ipp2 = ipp.replace("copyin(x[0:n])", "tile(2) collapse(1)");
-        let src2 = src.replace("copyin(x[0:n])", "tile(2) collapse(1)");
+        // A bad clause on the continuation line is reported there.
+        let ipp2 = ipp.replace("copyin(x[0:n])", "collapse(1) tile()");
+        let src2 = src.replace("copyin(x[0:n])", "collapse(1) tile()");
         let e = rw(&ipp2, Some(&src2)).unwrap_err();
-        assert!(e[0].to_string().starts_with("t.c:3:17: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet"), "{}", e[0]);
+        assert!(e[0].to_string().starts_with("t.c:3:21: error: OpenACC 'tile' clause takes one or more sizes"), "{}", e[0]);
     }
 
     #[test]

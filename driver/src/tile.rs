@@ -204,10 +204,23 @@ pub enum Route {
     Consumed,
 }
 
+/// The tile sizes, innermost loop first, for `tile` with `given` sizes on a loop that also
+/// has `collapse(count)`: the construct is associated with max(count, sizes) loops (as flang
+/// reads OpenACC 3.3 §2.9); the loops outside the tiled ones that only `collapse` names get
+/// size 1: each of their iterations is a tile of its own, the tile loops spread them.
+pub fn pad_for_collapse<T: Clone>(given: &[T], count: Option<u64>, one: T) -> Vec<T> {
+    let mut sizes = given.to_vec();
+    while (sizes.len() as u64) < count.unwrap_or(0) {
+        sizes.push(one.clone());
+    }
+    sizes
+}
+
 /// The set a clause (canonical name) goes to; `has_vector`: the directive has `vector`.
 pub fn route(clause: &str, has_vector: bool) -> Route {
     match clause {
-        "tile" => Route::Consumed,
+        // `collapse` beside `tile` only adds associated loops: the tile marks carry the count.
+        "tile" | "collapse" => Route::Consumed,
         "vector" => Route::Elements,
         "worker" if !has_vector => Route::Elements,
         "seq" | "independent" | "auto" | "reduction" => Route::Both,
@@ -564,6 +577,15 @@ pub fn element_close(elem_id: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn collapse_beside_tile_adds_outer_loops_of_size_one() {
+        assert_eq!(pad_for_collapse(&[Some(32u64)], Some(3), Some(1)), vec![Some(32), Some(1), Some(1)]);
+        assert_eq!(pad_for_collapse(&[Some(8u64), None], Some(2), Some(1)), vec![Some(8), None]);
+        assert_eq!(pad_for_collapse(&[Some(8u64), Some(4)], Some(1), Some(1)), vec![Some(8), Some(4)]);
+        assert_eq!(pad_for_collapse(&[Some(8u64)], None, Some(1)), vec![Some(8)]);
+        assert_eq!(route("collapse", false), Route::Consumed);
+    }
     use crate::tokenize::tokenize;
 
     #[test]

@@ -8,6 +8,7 @@
 // OK: {{^}}0{{$}}
 
 void f(int *a) {
-#pragma acc parallel loop tile(2) collapse(1)
-  for (int i = 0; i < 2; i++) a[i] = 1;
+#pragma acc parallel loop tile(2, 2)
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < i; j++) a[i] = j;
 }

@@ -7,10 +7,10 @@
 // RUN: sed "s|NAME|$PWD/fifo|" %s > fifo.c
 // RUN: timeout 60 %accc -c fifo.c -o fifo.o
 //
-// An unsupported clause there is still reported, at the #line's name and line.
-// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|tile(1) collapse(1)|' %s > tile.c
+// An error there is still reported, at the #line's name, line and column.
+// RUN: sed -e 's|NAME|/dev/zero|' -e 's|copy(a\[0:1\])|tile(1, 1)|' -e 's|a\[i\] = 1;|for (int j = 0; j < i; j++) a[j] = 1;|' %s > tile.c
 // RUN: not timeout 60 %accc -c tile.c 2>&1 | FileCheck %s
-// CHECK: /dev/zero:2:35: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet
+// CHECK: /dev/zero:3:31: error: 'tile' needs a rectangular loop nest
 
 #line 1 "NAME"
 void f(int *a) {

@@ -6,7 +6,7 @@
 // RUN: env TMPDIR=%t.tmp %accc -O2 %s -o %t.exe
 // RUN: ls -A %t.tmp | count 0
 // RUN: not env TMPDIR=%t.tmp %accc -c -DBAD_SOURCE %s -o %t.o 2>&1 | FileCheck %s --check-prefix=SOURCE
-// SOURCE: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet
+// SOURCE: error: 'tile' needs a rectangular loop nest
 // RUN: ls -A %t.tmp | count 0
 // RUN: not env TMPDIR=%t.tmp ACCC_PTXAS=/bin/true %accc -c %s -o %t.o 2>&1 | FileCheck %s --check-prefix=NOCUBIN
 // NOCUBIN: error: internal compiler error in acc-offload {{.*}}: cannot read {{.*}}kernels.cubin
@@ -18,10 +18,12 @@
 int main(void) {
   int a[4] = {0, 0, 0, 0};
 #ifdef BAD_SOURCE
-#pragma acc parallel loop copy(a) tile(2) collapse(1)
+#pragma acc parallel loop copy(a) tile(2, 2)
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < i; j++) a[i] = j;
 #else
 #pragma acc parallel loop copy(a)
-#endif
   for (int i = 0; i < 4; i++) a[i] = i;
+#endif
   return a[3] != 3;
 }

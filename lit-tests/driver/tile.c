@@ -85,6 +85,19 @@ void sum(float *a, int n, int m, double *out) {
   *out = s;
 }
 
+// collapse(2) beside tile(8): two associated loops, the outer one (which only collapse names)
+// tiled by 1; `collapse` itself becomes the tile marks' count.
+// SRC-LABEL: void tile_and_collapse(
+// SRC: __acc_clause([[ID:[0-9]+]], "tile", ((long long)(8)), ((long long)(1))); __acc_clause([[ID]], "collapse", 2LL);
+// SRC-NOT: "collapse", 1LL
+// INFO-LABEL: tile.c: tile_and_collapse:
+// INFO: #pragma acc loop gang collapse(2)
+void tile_and_collapse(float *a, int n, int m) {
+#pragma acc parallel loop collapse(2) tile(8) copy(a[0:n*m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) a[i * m + j] *= 2.0f;
+}
+
 #ifdef BAD_CLANG
 void bad_clang(float *a, int n, int k) {
 // CLANG: tile.c:[[@LINE+1]]:32: error: OpenACC 'tile' clause size expression must be an asterisk or a constant expression
@@ -112,10 +125,6 @@ void bad_accc(float *a, int n, int s) {
 #pragma acc parallel loop tile(4) copy(a[0:n])
 // BAD: tile.c:[[@LINE+1]]:3: error: 'tile' needs loops in canonical form: 'for (int i = lo; i < hi; i += step)'; its increment must step 'i' ('i++', 'i--', 'i += s', 'i -= s', 'i = i + s')
   for (int i = 1; i < n; i = i - s + 1) a[i] = 0;
-// BAD: tile.c:[[@LINE+1]]:38: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet
-#pragma acc parallel loop tile(2, 2) collapse(2) copy(a[0:n*n])
-  for (int i = 0; i < n; i++)
-    for (int j = 0; j < n; j++) a[i * n + j] = 0;
 }
 #endif
 

@@ -8,10 +8,6 @@
 
 void f(float *p, float **q, float m[8][8], int n, int c) {
   float s = 0;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:38: error: OpenACC 'collapse' together with 'tile' on one loop is not supported yet
-#pragma acc parallel loop tile(2, 2) collapse(2)
-  for (int i = 0; i < 8; i++)
-    for (int j = 0; j < 8; j++) m[i][j] = 0;
 // A clause on a continuation line is reported on that line.
 #pragma acc parallel loop copy(p[0:n]) \
   reduction(+: m[0:8][0:4])

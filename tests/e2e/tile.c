@@ -197,6 +197,19 @@ static void trip_counts(void) {
   CHECK(char_lt(-128, 127, 51, &c) != -999999 && c == 5, "char_lt wide: %ld", c);
 }
 
+/* collapse(3) beside tile(4, 8): three associated loops, the outermost (only collapse names
+ * it) tiled by 1; and collapse(1) beside tile(2, 3), which tile already covers. Every element
+ * written once, by its own indices. */
+static void tile_collapse(int n, int m, int k, float *a) {
+#pragma acc parallel loop tile(4, 8) collapse(3) copy(a[0:n*m*k])
+  for (int l = 0; l < k; l++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++) a[(l * n + i) * m + j] += (float)(l * 7 + i * 3 + j);
+#pragma acc parallel loop collapse(1) tile(2, 3) copy(a[0:n*m])
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) a[i * m + j] -= 1.0f;
+}
+
 /* seq: the nest is split but runs sequentially, in order: a running value proves it. */
 static void seq_order(int n, float *a) {
 #pragma acc serial loop tile(4) seq copy(a[0:n])
@@ -205,6 +218,13 @@ static void seq_order(int n, float *a) {
 
 int main(void) {
   float *a = e2e_alloc(sizeof(float) * N * M * K), *want = e2e_alloc(sizeof(float) * N * M * K);
+
+  fill(a, want, N * M * K);
+  tile_collapse(N, M, K, a);
+  for (int l = 0; l < K; l++)
+    for (int i = 0; i < N; i++)
+      for (int j = 0; j < M; j++) want[(l * N + i) * M + j] += (float)(l * 7 + i * 3 + j) - (l == 0 ? 1.0f : 0.0f);
+  check2("tile_collapse", a, want, N * K, M);
 
   fill(a, want, N * M);
   plain_2d(N, M, a);
