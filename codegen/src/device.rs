@@ -502,6 +502,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             tile: tile.clone(),
             gang_dim: desc.gang_dim,
             proof,
+            in_plain_loop: desc.in_plain_loop,
         });
         let lv = eff;
         let (begin, end) = match plans.len() {
@@ -787,7 +788,8 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
             LoopSource::Directive(d) => d.clauses.clone(),
         }
     };
-    let mut out = Vec::new();
+    let natural = cfg.loops();
+    let mut out: Vec<(LoopDesc, u32, Loc)> = Vec::new();
     for (i, s) in all.iter().enumerate() {
         let cl = clauses_of(s);
         let has = |f: &dyn Fn(&Clause<'ctx>) -> bool| cl.iter().any(f);
@@ -821,7 +823,23 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
             LoopSource::Combined => region.loc.clone(),
             LoopSource::Directive(d) => d.loc.clone(),
         };
-        out.push((LoopDesc { kind, parent, gang_dim, proven: false }, collapse, loc));
+        // More natural loops around the directive than its enclosing directives' loops (each
+        // as many as it collapses): a loop no directive names encloses it.
+        let in_plain_loop = match s {
+            LoopSource::Combined => false,
+            LoopSource::Directive(d) => {
+                let at = cfg.index[&d.begin.parent_block()];
+                let around = natural.iter().filter(|l| l.body.contains(&at)).count();
+                let mut named = 0;
+                let mut p = parent;
+                while let Some(j) = p {
+                    named += out[j].1 as usize;
+                    p = out[j].0.parent;
+                }
+                around > named
+            }
+        };
+        out.push((LoopDesc { kind, parent, gang_dim, proven: false, in_plain_loop }, collapse, loc));
     }
     out
 }

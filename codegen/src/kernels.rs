@@ -3,7 +3,7 @@
 //! Expects: the verified directives of the module (contract.rs), before outlining. A
 //! `kernels` construct (not `kernels loop`) whose body has top-level loop directives (not
 //! inside another loop directive, and executed whenever the body is: their begin post-
-//! dominates the body's entry) becomes, in program order, one compute region per top-level
+//! dominates the body's entry, and not on a cycle of the body made by `goto`) becomes, in program order, one compute region per top-level
 //! loop nest (`kernels loop` with the loop's clauses) and one `KernelsSequential` region per
 //! stretch of code between them that does anything (runs once, on one thread; loops in it
 //! run sequentially). Each region is a separate launch, so the second nest sees every write
@@ -51,11 +51,13 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             continue;
         }
         let body_start = d.last_header_call();
+        let natural = cfg.loops();
         let top: Vec<&Directive> = loops
             .iter()
             .copied()
             .filter(|l| !loops.iter().any(|o| o.id != l.id && inside(l, (o.begin, o.end))))
             .filter(|l| cfg.post_dominates_inst(l.begin, body_start))
+            .filter(|l| !in_cycle_of_body(&cfg, &natural, l.begin, d.begin))
             .collect();
         if top.is_empty() {
             out.push(d.clone());
@@ -102,6 +104,15 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         }
     }
     out
+}
+
+/// Whether `at` (a loop's begin) lies on a cycle of the construct's body that has no
+/// directive (a `goto` back to a label before it): such a nest runs again after the code
+/// behind it, so the body is not a sequence of parts, and the construct stays one kernel.
+/// (A cycle around the whole construct, a host loop, also holds the construct's `begin`.)
+fn in_cycle_of_body<'ctx>(cfg: &FunctionCfg<'ctx>, natural: &[crate::cfg::NaturalLoop], at: Value<'ctx>, construct_begin: Value<'ctx>) -> bool {
+    let (a, c) = (cfg.index[&at.parent_block()], cfg.index[&construct_begin.parent_block()]);
+    natural.iter().any(|l| l.body.contains(&a) && !l.body.contains(&c))
 }
 
 /// The worker count and vector length the loops of one `kernels` loop nest (its top loop

@@ -13,7 +13,8 @@
 //! innermost vector, one in between worker. `auto` loops and loops in `kernels` without
 //! `independent` get levels the same way once autopar.rs has proved their iterations
 //! independent (`LoopDesc::proven`), as NVHPC maps `kernels`; a proven loop inside a
-//! sequential loop of the same kernel gets no gang level (gangs cannot wait for each other
+//! sequential loop of the same kernel (a `seq` or unproven one, or a loop no directive names:
+//! `while`, a cycle made by `goto`) gets no gang level (gangs cannot wait for each other
 //! between the outer loop's iterations, which the dependence that keeps the outer loop
 //! sequential may need), only worker and vector. Unproven ones, and everything in `serial`,
 //! run sequentially.
@@ -90,6 +91,10 @@ pub struct LoopDesc {
     /// autopar.rs proved the iterations independent (meaningful for `auto` loops and loops
     /// of `kernels` without a clause).
     pub proven: bool,
+    /// The loop runs inside a loop of the kernel that no `loop` directive names (a `while`,
+    /// a `for` without a directive, a cycle made by `goto`): a sequential loop as far as the
+    /// gang level goes, like an enclosing `seq` loop.
+    pub in_plain_loop: bool,
 }
 
 /// Whether the levels of a loop of this kind in this construct depend on a proof that its
@@ -141,7 +146,7 @@ pub fn assign_levels(compute: ComputeKind, loops: &[LoopDesc]) -> Result<Vec<Lev
         let outer = enclosing(i, loops, &out);
         let under_sequential = {
             let mut p = loops[i].parent;
-            let mut seq = false;
+            let mut seq = loops[i].in_plain_loop;
             while let Some(j) = p {
                 seq |= out[j].is_seq();
                 p = loops[j].parent;
@@ -349,10 +354,10 @@ mod tests {
     }
 
     fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind, parent, gang_dim: 1, proven: false }
+        LoopDesc { kind, parent, gang_dim: 1, proven: false, in_plain_loop: false }
     }
     fn gang_dim(d: u8, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind: Explicit(G), parent, gang_dim: d, proven: false }
+        LoopDesc { kind: Explicit(G), parent, gang_dim: d, proven: false, in_plain_loop: false }
     }
 
     #[test]
@@ -391,7 +396,7 @@ mod tests {
 
         
     fn proven(kind: LoopKind, parent: Option<usize>) -> LoopDesc {
-        LoopDesc { kind, parent, gang_dim: 1, proven: true }
+        LoopDesc { kind, parent, gang_dim: 1, proven: true, in_plain_loop: false }
     }
 
     #[test]
@@ -402,6 +407,10 @@ mod tests {
         // auto anywhere but serial.
         assert_eq!(assign_levels(Parallel, &[proven(Auto, None)]).unwrap(), vec![GV]);
         assert_eq!(assign_levels(Kernels, &[l(Auto, None), proven(Auto, Some(0))]).unwrap(), vec![Levels::NONE, V], "no gang under a sequential loop");
+        // Two proved loops inside a `while` of a kernels region: they communicate through
+        // memory between the while's iterations, which gangs cannot wait for.
+        let in_while = LoopDesc { in_plain_loop: true, ..proven(Unspecified, None) };
+        assert_eq!(assign_levels(Kernels, &[in_while.clone(), in_while]).unwrap(), vec![V, V], "no gang inside a plain loop");
         assert_eq!(assign_levels(Serial, &[proven(Auto, None)]).unwrap(), vec![Levels::NONE]);
         // A proven outer loop over an unproven inner one: the outer takes everything.
         assert_eq!(assign_levels(Kernels, &[proven(Unspecified, None), l(Unspecified, Some(0))]).unwrap(), vec![GV, Levels::NONE]);

@@ -75,6 +75,8 @@ pub struct LoopNote {
     /// What the dependence analysis found (autopar.rs), for `auto` loops and loops of
     /// `kernels` without a clause.
     pub proof: Option<crate::autopar::Verdict>,
+    /// Inside a loop no directive names (mapping::LoopDesc::in_plain_loop).
+    pub in_plain_loop: bool,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -210,6 +212,9 @@ pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
         None => {
             let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", names.join(", "), dims(l.effective, l.gang_dim).join(" "))];
             out.extend(proof_line(l));
+            if l.in_plain_loop && l.proof.is_some() && !l.effective.gang {
+                out.push("no gang level: the loop is inside a loop without a directive (while, for, goto), and gangs cannot wait for each other between that loop's iterations".into());
+            }
             if let Some(w) = widened_reason(l.assigned, l.effective) {
                 out.push(format!("{} assigned; {w}", level_names(l.assigned).join(", ")));
             }
@@ -356,6 +361,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                         "hardware": dims(l.effective, l.gang_dim),
                         "collapse": l.collapse,
                         "sequential_reason": seq,
+                        "inside_plain_loop": l.in_plain_loop,
                         "widened": widened_reason(l.assigned, l.effective),
                         "tile": l.tile.as_ref().map(|(part, sizes)| json!({
                             "loops": if *part == TilePart::Tiles { "tile" } else { "element" },
@@ -528,7 +534,7 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1, proof: None }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1, proof: None, in_plain_loop: false }
     }
 
     #[test]
