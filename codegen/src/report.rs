@@ -465,6 +465,22 @@ impl Report {
     }
 }
 
+/// On a launch of one gang the across-gangs combine has one partial: say so rather than
+/// "per-gang partials" (a `kernels loop reduction` that stayed sequential, `serial`).
+fn one_gang_reductions(gangs: &str, notes: &[crate::reduction::Note]) -> Vec<crate::reduction::Note> {
+    notes
+        .iter()
+        .map(|n| {
+            let mut n = n.clone();
+            if gangs.starts_with("one gang") && n.span == "gangs" {
+                n.span = "one gang".into();
+                n.strategy = "the kernel runs one gang: its result is combined into the variable once".into();
+            }
+            n
+        })
+        .collect()
+}
+
 fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     let d = &r.directive;
     let find = |f: &dyn Fn(&Clause<'ctx>) -> bool| d.clauses.iter().any(f);
@@ -506,6 +522,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
         }
     }
+    let reductions = one_gang_reductions(&gangs, &p.reductions);
     RegionNote {
         function: d.function.name(),
         loc: d.loc.clone(),
@@ -516,7 +533,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         num_workers: size(d.clauses.iter().find_map(|c| if let Clause::NumWorkers(v) = c { Some(v) } else { None }), p.shape.num_workers),
         vector_length: size(d.clauses.iter().find_map(|c| if let Clause::VectorLength(v) = c { Some(v) } else { None }), p.shape.vector_length),
         loops: p.loops.clone(),
-        reductions: p.reductions.clone(),
+        reductions,
         caches: p.caches.clone(),
         data,
     }
