@@ -114,7 +114,7 @@ double dot(int n, const double *x, const double *y) {
 
 // A kernels loop reduction that stays sequential runs on one gang: no "per-gang partials".
 // CHECK-LABEL: minfo.c: running:
-// CHECK: [[@LINE+4]], Generating reduction(+:s) over one gang: the kernel runs one gang: its result is combined into the variable once
+// CHECK: [[@LINE+3]], Generating reduction(+:s) over one gang: the kernel runs one gang: its result is combined into the variable once
 double running(int n, double *x) {
   double s = 0;
 #pragma acc kernels loop reduction(+:s) copy(x[0:n])
