@@ -137,20 +137,20 @@ pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), Va
     let mut dims: Vec<Option<&Group>> = Vec::new();
     for g in &groups[fs + 1..] {
         if g.open != expect {
-            return Err(VarError::Unsupported(format!("{} (an array section followed by more than subscripts)", item)));
+            return Err(VarError::Malformed(format!("'{}' is not a variable, array element, member or subarray (OpenACC 3.3 §2.7.1): only more subscripts or sections may follow an array section", item)));
         }
         let full = g.close == g.open + 2 && g.colon == Some(g.open + 1);
-        if !full {
-            if trailing == Trailing::FullOnly || g.colon.is_none() {
-                let why = if g.colon.is_none() { "a subscript after an array section" } else { "a multi-dimensional array section whose trailing dimensions are not '[:]'" };
-                return Err(VarError::Unsupported(format!("{} ({why})", item)));
-            }
+        // A subscript after a section (`p[0:n][2]`) is the section `[2:1]` of that dimension:
+        // rows of pointers map it row by row; on an array the pass reports it not contiguous.
+        if !full && trailing == Trailing::FullOnly {
+            let why = if g.colon.is_none() { "a subscript after an array section" } else { "a multi-dimensional array section whose trailing dimensions are not '[:]'" };
+            return Err(VarError::Unsupported(format!("{} ({why})", item)));
         }
         dims.push((!full).then_some(g));
         expect = g.close + 1;
     }
     if expect != toks.len() {
-        return Err(VarError::Unsupported(format!("{} (an array section followed by more than subscripts)", item)));
+        return Err(VarError::Malformed(format!("'{}' is not a variable, array element, member or subarray (OpenACC 3.3 §2.7.1): only more subscripts or sections may follow an array section", item)));
     }
     let base = item[..toks[sec.open].start].trim();
     if base.is_empty() {
@@ -174,11 +174,14 @@ pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), Va
     Ok((ops, extra))
 }
 
-/// The lower bound and length of section group `g` (`[lo:len]`, `[:len]`, `[lo:]`), an
+/// The lower bound and length of section group `g` (`[lo:len]`, `[:len]`, `[lo:]`; a
+/// subscript `[i]` is `[i:1]`), an
 /// omitted length being the rest of `extent` (valid for arrays only; clang's validation
 /// rejects an omitted length on a pointer).
 fn bounds(item: &str, toks: &[Token], g: &Group, extent: &str) -> (String, String) {
-    let colon = g.colon.expect("a section group");
+    let Some(colon) = g.colon else {
+        return (item[toks[g.open].end..toks[g.close].start].trim().to_string(), "1".to_string());
+    };
     let lo = item[toks[g.open].end..toks[colon].start].trim();
     let len = item[toks[colon].end..toks[g.close].start].trim();
     let lo_e = if lo.is_empty() { "0".to_string() } else { lo.to_string() };
@@ -287,8 +290,11 @@ mod tests {
     #[test]
     fn rejected_sections() {
         assert!(matches!(encode_var("a[0:n][0:m]", Trailing::FullOnly), Err(VarError::Unsupported(_))));
-        assert!(matches!(encode_var_c("a[0:n].x"), Err(VarError::Unsupported(_))));
-        assert!(matches!(encode_var_c("a[0:n][2]"), Err(VarError::Unsupported(_))));
+        assert!(matches!(encode_var_c("a[0:n].x"), Err(VarError::Malformed(_))));
+        assert!(matches!(encode_var("a[0:n][2]", Trailing::FullOnly), Err(VarError::Unsupported(_))));
+        // A subscript after a section is a section of length 1.
+        let (_, dims) = encode_var("p[0:n][2]", Trailing::Checked).unwrap();
+        assert!(dims.starts_with(", (long long)(2), (long long)(1), "), "{dims}");
         assert!(matches!(encode_var_c("[0:n]"), Err(VarError::Malformed(_))));
         assert!(matches!(encode_var_c("a[0:1:2]"), Err(VarError::Malformed(_))));
         assert!(matches!(encode_var_c("a[0:n"), Err(VarError::Malformed(_))));

@@ -6,6 +6,7 @@
 // Errors: a section that is not contiguous, one whose rows are pointers in a clause that maps
 // no data (checked by the pass, at the directive).
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
+// RUN: not %accc -DAPART_ELEMENT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART_ELEMENT
 // RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
 // RUN: not %accc -DROWS_DECLARE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-DECLARE
 // RUN: not %accc -DROWS_GLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-GLOBAL
@@ -91,6 +92,11 @@ void matrix(double a[][7], double *q, int m, int n) {
 // APART: attach.c:[[@LINE+1]]:9: error: 'a[0:n][2:5]' in a 'copy' clause is not contiguous: dimension 2 takes [2:5] of rows of 7 elements, so the parts of the rows lie apart in memory; accc maps contiguous sections only: every dimension after the first must be whole ([0:7] or [:])
 #pragma acc data copy(a[0:n][2:5])
   a[0][0] = 1;
+#endif
+#ifdef APART_ELEMENT
+// A subscript after a section is a section of one element there: not contiguous either.
+// APART_ELEMENT: attach.c:[[@LINE+1]]:9: error: 'a[1:2][3]' in a 'copyin' clause is not contiguous: dimension 2 takes [3:1] of rows of 7 elements
+#pragma acc enter data copyin(a[1:2][3])
 #endif
 }
 

@@ -13,7 +13,4 @@ void f(float *p, float **q, float m[8][8], int n, int c) {
   reduction(+: m[0:8][0:4])
 // CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'm[0:8][0:4] (a multi-dimensional array section whose trailing dimensions are not '[:]')' is not supported yet
   for (int i = 0; i < n; i++) p[i] = s;
-// CHECK: unsupported-clauses.c:[[@LINE+1]]:18: error: OpenACC 'm[0:8][2] (a subscript after an array section)' is not supported yet
-#pragma acc data copy(m[0:8][2])
-  p[0] = 4;
 }
