@@ -574,6 +574,42 @@ mod tests {
     }
 
     #[test]
+    fn implicit_loops_say_so() {
+        let p = ComputeKind::Kernels;
+        let mut proved = lp(3, LoopKind::Implicit, G, G);
+        proved.proof = Some(Verdict::Independent);
+        assert_eq!(loop_lines(&proved, p)[1], "implicit loop (no loop directive) is parallelizable: accc proved its iterations independent (no loop-carried dependence)");
+        let mut kept = lp(4, LoopKind::Implicit, Levels::NONE, Levels::NONE);
+        kept.proof = Some(Verdict::Sequential("'x' written in one iteration is read in another".into()));
+        assert_eq!(loop_lines(&kept, p), vec!["#pragma acc loop seq /* sequential: implicit loop, not proved parallel: 'x' written in one iteration is read in another */"]);
+        assert_eq!(
+            loop_seq_reason(&lp(5, LoopKind::Implicit, Levels::NONE, Levels::NONE), ComputeKind::KernelsSequential).unwrap(),
+            "implicit loop: code of a kernels construct outside its loop nests: one thread runs it"
+        );
+        // Unmarked loops join the region of their function that starts last before them.
+        let region = |line: u32, function: &str| RegionNote {
+            function: function.into(),
+            loc: Loc { file: "t.c".into(), line, col: 9 },
+            construct: "kernels".into(),
+            compute: p,
+            kernel: format!("{function}_l{line}"),
+            gangs: String::new(),
+            num_workers: String::new(),
+            vector_length: String::new(),
+            loops: vec![],
+            reductions: vec![],
+            caches: vec![],
+            data: vec![],
+        };
+        let mut notes = vec![region(2, "f"), region(10, "f"), region(20, "g")];
+        let at = |line: u32| Loc { file: "t.c".into(), line, col: 5 };
+        attach_unmarked(&mut notes, &[("f".into(), at(12), "a 'break' leaves it early".into()), ("f".into(), at(5), "why".into()), ("g".into(), at(1), "before".into())]);
+        assert_eq!(notes.iter().map(|n| n.loops.len()).collect::<Vec<_>>(), [1, 1, 1]);
+        assert_eq!(loop_lines(&notes[1].loops[0], p), vec!["#pragma acc loop seq /* sequential: implicit loop, not parallelised: a 'break' leaves it early */"]);
+        assert_eq!(notes[2].loops[0].loc.line, 1, "before every region of its function: the first one");
+    }
+
+    #[test]
     fn schedules_and_reasons() {
         assert_eq!(dims(GWV, 1), vec!["blockIdx.x", "threadIdx.y", "threadIdx.x"]);
         assert_eq!(dims(G, 2), vec!["blockIdx.y"]);
