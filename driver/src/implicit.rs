@@ -14,7 +14,8 @@
 //! unmarked one as an `implicit.seq` clause of the construct (line, column, reason), which
 //! only the report reads: that loop runs sequentially where it is.
 //!
-//! Which loops (the depth policy): every `for` statement of the construct's body reached
+//! Which loops (the depth policy): every `for` statement (and, listed unmarked, every `while`
+//! and `do` statement) of the construct's body reached
 //! through blocks, `if`/`else` branches, labels and the bodies of marked `for` loops and of
 //! `loop` directives without `seq` or `tile` (after the loops their `collapse(n)` takes). Not
 //! marked, and not entered: loops inside `while`, `do` and `switch` statements, inside an
@@ -39,10 +40,11 @@ use crate::stmt::{match_close, skip_markers, stmt_end};
 use crate::tile::parse_header;
 use crate::tokenize::{Kind, Token};
 
-/// A plain `for` loop of a `kernels` construct.
+/// A plain loop of a `kernels` construct (a `while` or `do` loop is one too, always
+/// unmarked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plain {
-    /// Index of its `for` token.
+    /// Index of its `for` (`while`, `do`) token.
     pub for_tok: usize,
     /// Index of the last token of its body.
     pub end: usize,
@@ -145,7 +147,13 @@ impl Walker<'_> {
                         _ => Some(then_end),
                     }
                 }
-                "while" | "do" | "switch" | "case" | "default" => stmt_end(src, toks, i).ok(),
+                // Loops that are not `for` loops: listed, unmarked, not entered.
+                w @ ("while" | "do") => {
+                    let end = stmt_end(src, toks, i).ok()?;
+                    self.out.push(Plain { for_tok: i, end, reason: Some(format!("not a countable loop (a '{w}' loop: only 'for' loops are analysed)")) });
+                    Some(end)
+                }
+                "switch" | "case" | "default" => stmt_end(src, toks, i).ok(),
                 _ => match skip_markers(toks, i + 1) {
                     // A label: the statement it labels.
                     Some(n) if toks[n].is_punct(src, ":") => self.stmt(n + 1),
@@ -291,7 +299,13 @@ mod tests {
     #[test]
     fn what_is_not_entered() {
         // Inside while/do/switch and an unmarked loop: nothing; the unmarked loop itself is listed.
-        assert_eq!(texts("{ while (t) for (int i = 0; i < n; i++) a[i] = 0; do { for (int i = 0; i < n; i++) a[i] = 0; } while (t); }"), Vec::<String>::new());
+        assert_eq!(
+            found("{ while (t) for (int i = 0; i < n; i++) a[i] = 0; do { for (int i = 0; i < n; i++) a[i] = 0; } while (t); switch (t) { case 1: for (;;); } }", Construct::Kernels),
+            vec![
+                ("while (t) for (int i = 0; i < n; i++) a[i] = 0;".into(), Some("not a countable loop (a 'while' loop: only 'for' loops are analysed)".into())),
+                ("do { for (int i = 0; i < n; i++) a[i] = 0; } while (t);".into(), Some("not a countable loop (a 'do' loop: only 'for' loops are analysed)".into())),
+            ]
+        );
         assert_eq!(texts("for (int t = 0; t < 9; t++) { if (x) break; for (int i = 0; i < n; i++) a[i] = 0; }"), ["for (int t = 0; t < 9; t++) { if (x) break; for (int i = 0; i < n; i++) a[i] = 0; }"]);
         // `loop seq` and a tiled nest: nothing inside; other loop directives: inside their loops.
         assert_eq!(texts("{\n#pragma acc loop seq\nfor (int i = 0; i < n; i++) for (int j = 0; j < m; j++) a[j] = 0;\n}"), Vec::<String>::new());

@@ -35,7 +35,8 @@
 // CHECK: 37, #pragma acc loop seq /* sequential: implicit loop, not proved parallel: 'g' written in one iteration is read in another (dependence distance 1) */
 // CHECK-LABEL: kernels_plain.c: mixed:
 // CHECK: 46, #pragma acc loop gang, worker, vector /* blockIdx.x threadIdx.y threadIdx.x */
-// CHECK: 53, #pragma acc loop seq /* sequential: implicit loop, not parallelised: a 'break' leaves it early */
+// CHECK: 48, #pragma acc loop seq /* sequential: implicit loop, not parallelised: not a countable loop (a 'while' loop: only 'for' loops are analysed) */
+// CHECK-NEXT: 53, #pragma acc loop seq /* sequential: implicit loop, not parallelised: a 'break' leaves it early */
 // CHECK-NEXT: 60, #pragma acc loop seq /* sequential: implicit loop, not parallelised: not a countable loop of its own: its variable 'k' is declared before it
 
 // JSON: 16 True ['gang'] None

@@ -1,8 +1,9 @@
 // The rewriter's implicit loops (driver/src/implicit.rs): each plain `for` of a `kernels`
 // construct that it can read gets a `loop` directive of its own with the `implicit` mark
 // (a fresh id, the position of its `for`), nested loops too; the loops it leaves unmarked
-// are `implicit.seq` clauses of the construct (line, column, reason); loops inside `while`,
-// `loop seq`, an unmarked loop, or a `kernels loop`'s collapsed loops get nothing.
+// are `implicit.seq` clauses of the construct (line, column, reason), `while` and `do` loops
+// too; loops inside those, inside a `loop seq`, or a `kernels loop`'s collapsed loops get
+// nothing.
 // RUN: %accc -O0 -emit-llvm -S %s -o - | FileCheck %s
 
 // CHECK-DAG: [[KERNELS:@.str[.0-9]*]] = private unnamed_addr constant [8 x i8] c"kernels\00"
@@ -13,6 +14,7 @@
 // CHECK-DAG: [[OUTSIDE:@.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"not a countable loop of its own: its variable 'k' is declared before it (declare it in the 'for' to let the compiler privatise it)\00"
 // CHECK-DAG: [[BREAK:@.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"a 'break' leaves it early\00"
 // CHECK-DAG: [[HEADER:@.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"not a countable loop (its header is not 'for (int i = lo; i < hi; i += step)')\00"
+// CHECK-DAG: [[WHILE:@.str[.0-9]*]] = private unnamed_addr constant {{.*}} c"not a countable loop (a 'while' loop: only 'for' loops are analysed)\00"
 
 // A Jacobi-like nest: both loops marked, the inner one closing first.
 // CHECK-LABEL: define dso_local void @nest(
@@ -32,10 +34,11 @@ void nest(int n, int m, const double *restrict a, double *restrict b) {
 }
 
 // Unmarked loops: notes on the construct, in source order, then the marked loops; nothing
-// for the loop inside the while loop or inside the loop left by a break.
+// for the loop inside the while loop (which has a note) or inside the loop left by a break.
 // CHECK-LABEL: define dso_local void @block(
-// CHECK: call void @__acc_begin(i32 noundef 4, ptr noundef [[KERNELS]], ptr noundef {{@.str[.0-9]*}}, i32 noundef [[#@LINE+15]], i32 noundef 9)
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[NOTE]], i64 noundef [[#@LINE+16]], i64 noundef 5, ptr noundef [[OUTSIDE]])
+// CHECK: call void @__acc_begin(i32 noundef 4, ptr noundef [[KERNELS]], ptr noundef {{@.str[.0-9]*}}, i32 noundef [[#@LINE+16]], i32 noundef 9)
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[NOTE]], i64 noundef [[#@LINE+17]], i64 noundef 5, ptr noundef [[OUTSIDE]])
+// CHECK-NEXT: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[NOTE]], i64 noundef [[#@LINE+17]], i64 noundef 5, ptr noundef [[WHILE]])
 // CHECK-NEXT: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[NOTE]], i64 noundef [[#@LINE+20]], i64 noundef 5, ptr noundef [[BREAK]])
 // CHECK-NEXT: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[NOTE]], i64 noundef [[#@LINE+25]], i64 noundef 7, ptr noundef [[HEADER]])
 // CHECK: call void @__acc_begin(i32 noundef 5, ptr noundef [[LOOP]], ptr noundef {{@.str[.0-9]*}}, i32 noundef [[#@LINE+22]], i32 noundef 5)
