@@ -1,7 +1,9 @@
-/* The `jacobi` sweeps written as a `kernels` construct whose loops carry no clause: accc's
- * dependence analysis (codegen/src/autopar.rs) must prove both loops independent (restrict
- * grids; the column loop's range keeps each row's elements apart, the rows' width n being
- * symbolic) and map them as `jacobi`'s explicit gang and vector loops, at the same speed.
+/* The `jacobi` sweeps written as a `kernels` construct with no clauses on its loops and no
+ * loop directives at all: plain C loops, which the rewriter marks as implicit loops
+ * (driver/src/implicit.rs) and accc's dependence analysis (codegen/src/autopar.rs) must prove
+ * independent (restrict grids; the column loop's range keeps each row's elements apart, the
+ * rows' width n being symbolic) and map as `jacobi`'s `parallel loop` gang and vector loops,
+ * at the same speed (`accc -Minfo=accel bench/jacobi_kernels.c` shows the schedule).
  * 4096 x 4096 doubles, TB/s counting 16 bytes per interior point, checked exactly against
  * the same sweeps on the host.
  *   jacobi_kernels [n=4096] [sweeps=50] */
@@ -21,12 +23,10 @@ static void host_sweep(const double *u, double *v, int n) {
       v[i * n + j] = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
 }
 
-/* One sweep on the device: no loop clause, the compiler decides. */
+/* One sweep on the device: no loop directive, the compiler decides. */
 static void sweep(const double *restrict u, double *restrict v, int n) {
 #pragma acc kernels present(u[0:n*n], v[0:n*n])
-#pragma acc loop
   for (int i = 1; i < n - 1; i++)
-#pragma acc loop
     for (int j = 1; j < n - 1; j++)
       v[i * n + j] = 0.25 * (u[(i - 1) * n + j] + u[(i + 1) * n + j] + u[i * n + j - 1] + u[i * n + j + 1]);
 }

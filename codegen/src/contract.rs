@@ -259,6 +259,11 @@ pub enum Clause<'ctx> {
     /// An item of a `cache` directive: `var.dims` holds every dimension after the first as
     /// written (none need be whole); `readonly` from `cache(readonly: ...)`.
     Cache { var: Var<'ctx>, readonly: bool },
+    /// `implicit`: a `loop` directive the rewriter put around a plain `for` of `kernels`.
+    Implicit,
+    /// `implicit.seq`: a plain `for` of the `kernels` construct left unmarked, at (line, col),
+    /// and why (driver/src/implicit.rs).
+    ImplicitSeq { line: u32, col: u32, reason: String },
 }
 
 /// The `acc_device_t` value (openacc.h) of a device type named in a `device_type` clause of
@@ -575,6 +580,7 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::IntOrStar => matches!(args, [a] if int(a)),
         // `tile`, `tile.element`: the sizes the rewriter used, positive constants.
         Operands::TileSizes => !args.is_empty() && args.iter().all(|a| int(a) && a.const_int_value().is_some_and(|v| v >= 1)),
+        Operands::Note => matches!(args, [l, c, r] if int(l) && int(c) && r.const_string().is_some()),
     }
 }
 
@@ -594,6 +600,7 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::Function => "one pointer operand, a function",
         Operands::IntOrStar => "one i64 operand (-1 for '*')",
         Operands::TileSizes => "one or more positive constant i64 operands",
+        Operands::Note => "(i64 line, i64 col, ptr reason)",
     }
 }
 
@@ -699,6 +706,12 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         C::Bind => Clause::Bind(args[0].const_string().unwrap_or_default()),
         C::NoHost => Clause::NoHost,
         C::RoutineFunction => Clause::RoutineFunction(args[0]),
+        C::Implicit => Clause::Implicit,
+        C::ImplicitSeq => Clause::ImplicitSeq {
+            line: args[0].const_int_value().unwrap_or(0).max(0) as u32,
+            col: args[1].const_int_value().unwrap_or(0).max(0) as u32,
+            reason: args[2].const_string().unwrap_or_default(),
+        },
         C::Cache | C::CacheReadonly => Clause::Cache { var: read_section(args), readonly: clause == C::CacheReadonly },
         C::DefaultAsync => Clause::DefaultAsync(async_argument(loc, name, args[0])?),
         C::Collapse => match args[0].const_int_value() {

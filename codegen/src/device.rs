@@ -503,6 +503,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             gang_dim: desc.gang_dim,
             proof,
             in_plain_loop: desc.in_plain_loop,
+            unmarked: None,
         });
         let lv = eff;
         let (begin, end) = match plans.len() {
@@ -799,7 +800,9 @@ pub(crate) fn describe<'ctx>(all: &[LoopSource<'ctx, '_>], region: &Directive<'c
             vector: has(&|c| matches!(c, Clause::Vector(_))),
         };
         let gang_dim = cl.iter().find_map(|c| if let Clause::GangDim(d) = c { Some(*d) } else { None }).unwrap_or(1);
-        let kind = if has(&|c| matches!(c, Clause::Seq)) {
+        let kind = if has(&|c| matches!(c, Clause::Implicit)) {
+            LoopKind::Implicit
+        } else if has(&|c| matches!(c, Clause::Seq)) {
             LoopKind::Seq
         } else if !explicit.is_seq() {
             LoopKind::Explicit(explicit)

@@ -115,6 +115,23 @@ fn in_cycle_of_body<'ctx>(cfg: &FunctionCfg<'ctx>, natural: &[crate::cfg::Natura
     natural.iter().any(|l| l.body.contains(&a) && !l.body.contains(&c))
 }
 
+/// Removes the `implicit.seq` notes from the `kernels` constructs (driver/src/implicit.rs:
+/// plain `for` loops the rewriter left unmarked) and returns them as (function, position,
+/// reason), for the report.
+pub fn take_unmarked<'ctx>(directives: &mut [Directive<'ctx>]) -> Vec<(String, crate::error::Loc, String)> {
+    let mut out = Vec::new();
+    for d in directives.iter_mut() {
+        d.clauses.retain(|c| match c {
+            Clause::ImplicitSeq { line, col, reason } => {
+                out.push((d.function.name(), crate::error::Loc { file: d.loc.file.clone(), line: *line, col: *col }, reason.clone()));
+                false
+            }
+            _ => true,
+        });
+    }
+    out
+}
+
 /// The worker count and vector length the loops of one `kernels` loop nest (its top loop
 /// first) give their kernel with `worker(num: n)` and `vector(length: n)`: the first given,
 /// on the top loop any value, on a loop inside it a constant (the nest's other values are

@@ -137,6 +137,9 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
     let file_declared = declare::file_scope_items(&directives)?;
     let declared = declare::declared_globals(&file_declared);
     let linked = declare::linked_globals(&directives);
+    // The plain loops of `kernels` the rewriter left unmarked: report lines only.
+    let mut directives = directives;
+    let unmarked = kernels::take_unmarked(&mut directives);
     let directives = kernels::split(m, directives);
     // Enclosing data regions and nested loops, decided before outlining changes the control
     // flow.
@@ -174,7 +177,7 @@ fn run<'ctx>(m: Module<'ctx>, options: &str, mode: Mode) -> error::Result<bool> 
         if !exported.is_empty() {
             descriptors.push(image_job::register_library(m)?);
         }
-        let report = report::Report::build(&regions, &dev.plans, &opts, &m.source_file_name());
+        let report = report::Report::build(&regions, &dev.plans, &opts, &m.source_file_name(), &unmarked);
         image = Some((dev.image, descriptors, report));
     }
     // After the device module was cloned: only host code calls the host version.

@@ -78,6 +78,9 @@ pub enum LoopKind {
     Independent,
     /// No clause: independent in `parallel`, auto in `kernels`.
     Unspecified,
+    /// No directive: a plain `for` of `kernels` the rewriter marked (driver/src/implicit.rs),
+    /// decided like `Unspecified` there.
+    Implicit,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,7 +105,7 @@ pub struct LoopDesc {
 pub fn needs_proof(compute: ComputeKind, kind: LoopKind) -> bool {
     match kind {
         LoopKind::Auto => !compute.is_sequential(),
-        LoopKind::Unspecified => compute == ComputeKind::Kernels,
+        LoopKind::Unspecified | LoopKind::Implicit => compute == ComputeKind::Kernels,
         _ => false,
     }
 }
@@ -422,6 +425,10 @@ mod tests {
         // needs_proof
         assert!(needs_proof(Kernels, Unspecified) && needs_proof(Parallel, Auto) && needs_proof(Kernels, Auto));
         assert!(!needs_proof(Parallel, Unspecified) && !needs_proof(Serial, Auto) && !needs_proof(Kernels, Independent));
+        assert!(needs_proof(Kernels, Implicit) && !needs_proof(KernelsSequential, Implicit));
+        // Implicit loops map as kernels loops without a clause: a proven nest gang, then vector.
+        assert_eq!(assign_levels(Kernels, &[proven(Implicit, None), proven(Implicit, Some(0))]).unwrap(), vec![G, V]);
+        assert_eq!(assign_levels(Kernels, &[proven(Implicit, None), l(Implicit, Some(0))]).unwrap(), vec![GV, Levels::NONE]);
     }
 
     #[test]

@@ -77,6 +77,9 @@ pub struct LoopNote {
     pub proof: Option<crate::autopar::Verdict>,
     /// Inside a loop no directive names (mapping::LoopDesc::in_plain_loop).
     pub in_plain_loop: bool,
+    /// A plain `for` of `kernels` the rewriter left unmarked (driver/src/implicit.rs), and
+    /// why: it runs sequentially inside the code around it.
+    pub unmarked: Option<String>,
 }
 
 /// A data clause of the construct, or an attribute the compiler chose (`implicit`).
@@ -151,6 +154,7 @@ pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels, proof:
         (_, ComputeKind::KernelsSequential) => return Some("code of a kernels construct outside its loop nests: one thread runs it".into()),
         (LoopKind::Auto, _) => "auto loop",
         (LoopKind::Unspecified, ComputeKind::Kernels) => "kernels loop without independent",
+        (LoopKind::Implicit, ComputeKind::Kernels) => "implicit loop",
         _ => "",
     };
     Some(match proof {
@@ -159,10 +163,21 @@ pub fn seq_reason(kind: LoopKind, compute: ComputeKind, assigned: Levels, proof:
     })
 }
 
+/// Why loop `l` of a region of kind `compute` runs sequentially (None: it is partitioned):
+/// [`seq_reason`], and for an implicit loop (a plain `for` of `kernels`) what makes it one.
+pub fn loop_seq_reason(l: &LoopNote, compute: ComputeKind) -> Option<String> {
+    if let Some(why) = &l.unmarked {
+        return Some(format!("implicit loop, not parallelised: {why}"));
+    }
+    let why = seq_reason(l.kind, compute, l.assigned, l.proof.as_ref())?;
+    Some(if l.kind == LoopKind::Implicit && !why.starts_with("implicit loop") { format!("implicit loop: {why}") } else { why })
+}
+
 /// The note on a loop the dependence analysis proved parallel.
 fn proof_line(l: &LoopNote) -> Option<String> {
+    let what = if l.kind == LoopKind::Implicit { "implicit loop (no loop directive) is parallelizable" } else { "loop is parallelizable" };
     match (&l.proof, l.assigned.is_seq()) {
-        (Some(Verdict::Independent), false) => Some("loop is parallelizable: accc proved its iterations independent (no loop-carried dependence)".into()),
+        (Some(Verdict::Independent), false) => Some(format!("{what}: accc proved its iterations independent (no loop-carried dependence)")),
         _ => None,
     }
 }
@@ -207,7 +222,7 @@ pub fn loop_lines(l: &LoopNote, compute: ComputeKind) -> Vec<String> {
         .into_iter()
         .map(|n| if n == "gang" && l.gang_dim > 1 { format!("gang(dim: {})", l.gang_dim) } else { n.to_string() })
         .collect();
-    let mut out = match seq_reason(l.kind, compute, l.assigned, l.proof.as_ref()) {
+    let mut out = match loop_seq_reason(l, compute) {
         Some(why) => vec![format!("#pragma acc loop seq{collapse} /* sequential: {why} */")],
         None => {
             let mut out = vec![format!("#pragma acc loop {}{collapse} /* {} */", names.join(", "), dims(l.effective, l.gang_dim).join(" "))];
@@ -295,7 +310,7 @@ pub fn render_text(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Str
         let pad = |depth: usize, line: &str, text: &str| if depth == 0 { format!("{line:>7}, {text}\n") } else { format!("{line:>11}, {text}\n") };
         s += &pad(0, &l, &format!("Generating NVIDIA GPU code: {} as kernel {}", r.construct, r.kernel));
         s += &pad(1, &l, &format!("launch: {}, num_workers {}, vector_length {}", r.gangs, r.num_workers, r.vector_length));
-        if r.loops.is_empty() {
+        if r.loops.iter().all(|l| l.unmarked.is_some()) {
             s += &pad(1, &l, "no loop directive: the region's code is not partitioned (one lane of each gang runs it)");
         }
         // Loops and reductions interleaved in source order (a reduction at its loop).
@@ -353,7 +368,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .loops
                 .iter()
                 .map(|l| {
-                    let seq = seq_reason(l.kind, r.compute, l.assigned, l.proof.as_ref());
+                    let seq = loop_seq_reason(l, r.compute);
                     json!({
                         "location": loc_json(&l.loc),
                         "schedule": if seq.is_some() { vec!["seq"] } else { level_names(l.effective) },
@@ -368,6 +383,7 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                             "sizes": sizes,
                         })),
                         "proved_independent": l.proof.as_ref().map(|p| *p == Verdict::Independent),
+                        "implicit": l.kind == LoopKind::Implicit,
                     })
                 })
                 .collect();
@@ -427,11 +443,15 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
 
 impl Report {
     /// The report of the regions `acc-offload` outlined (None: no report asked for).
-    pub fn build<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan], opts: &Options, source: &str) -> Option<Report> {
+    /// `unmarked`: per function, the plain `for` loops of `kernels` the rewriter left
+    /// unmarked (`implicit.seq`), each reported in the region of that function that starts
+    /// last before it.
+    pub fn build<'ctx>(regions: &[Outlined<'ctx>], plans: &[KernelPlan], opts: &Options, source: &str, unmarked: &[(String, Loc, String)]) -> Option<Report> {
         if !opts.report() {
             return None;
         }
         let mut notes: Vec<RegionNote> = regions.iter().zip(plans).map(|(r, p)| region_note(r, p)).collect();
+        attach_unmarked(&mut notes, unmarked);
         // Source order, each function's regions together.
         let first: std::collections::HashMap<String, (String, u32)> = notes.iter().rev().map(|n| (n.function.clone(), (n.loc.file.clone(), n.loc.line))).collect();
         notes.sort_by(|a, b| (&first[&a.function], &a.function, a.loc.line, a.loc.col).cmp(&(&first[&b.function], &b.function, b.loc.line, b.loc.col)));
@@ -479,6 +499,29 @@ fn one_gang_reductions(gangs: &str, notes: &[crate::reduction::Note]) -> Vec<cra
             n
         })
         .collect()
+}
+
+/// Adds each unmarked loop (function, position, reason) to the region of its function whose
+/// position is the last at or before it (else the function's first region).
+pub fn attach_unmarked(notes: &mut [RegionNote], unmarked: &[(String, Loc, String)]) {
+    for (function, loc, why) in unmarked {
+        let key = |n: &RegionNote| (n.loc.line, n.loc.col);
+        let same = notes.iter().enumerate().filter(|(_, n)| &n.function == function && n.loc.file == loc.file);
+        let before = same.clone().filter(|(_, n)| key(n) <= (loc.line, loc.col)).max_by_key(|(_, n)| key(n)).map(|(i, _)| i);
+        let Some(i) = before.or_else(|| same.min_by_key(|(_, n)| key(n)).map(|(i, _)| i)) else { continue };
+        notes[i].loops.push(LoopNote {
+            loc: loc.clone(),
+            kind: LoopKind::Implicit,
+            assigned: Levels::NONE,
+            effective: Levels::NONE,
+            collapse: 1,
+            tile: None,
+            gang_dim: 1,
+            proof: None,
+            unmarked: Some(why.clone()),
+            in_plain_loop: false,
+        });
+    }
 }
 
 fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
@@ -551,7 +594,43 @@ mod tests {
     const WV: Levels = Levels { gang: false, worker: true, vector: true };
 
     fn lp(line: u32, kind: LoopKind, assigned: Levels, effective: Levels) -> LoopNote {
-        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1, proof: None, in_plain_loop: false }
+        LoopNote { loc: Loc { file: "t.c".into(), line, col: 9 }, kind, assigned, effective, collapse: 1, tile: None, gang_dim: 1, proof: None, unmarked: None, in_plain_loop: false }
+    }
+
+    #[test]
+    fn implicit_loops_say_so() {
+        let p = ComputeKind::Kernels;
+        let mut proved = lp(3, LoopKind::Implicit, G, G);
+        proved.proof = Some(Verdict::Independent);
+        assert_eq!(loop_lines(&proved, p)[1], "implicit loop (no loop directive) is parallelizable: accc proved its iterations independent (no loop-carried dependence)");
+        let mut kept = lp(4, LoopKind::Implicit, Levels::NONE, Levels::NONE);
+        kept.proof = Some(Verdict::Sequential("'x' written in one iteration is read in another".into()));
+        assert_eq!(loop_lines(&kept, p), vec!["#pragma acc loop seq /* sequential: implicit loop, not proved parallel: 'x' written in one iteration is read in another */"]);
+        assert_eq!(
+            loop_seq_reason(&lp(5, LoopKind::Implicit, Levels::NONE, Levels::NONE), ComputeKind::KernelsSequential).unwrap(),
+            "implicit loop: code of a kernels construct outside its loop nests: one thread runs it"
+        );
+        // Unmarked loops join the region of their function that starts last before them.
+        let region = |line: u32, function: &str| RegionNote {
+            function: function.into(),
+            loc: Loc { file: "t.c".into(), line, col: 9 },
+            construct: "kernels".into(),
+            compute: p,
+            kernel: format!("{function}_l{line}"),
+            gangs: String::new(),
+            num_workers: String::new(),
+            vector_length: String::new(),
+            loops: vec![],
+            reductions: vec![],
+            caches: vec![],
+            data: vec![],
+        };
+        let mut notes = vec![region(2, "f"), region(10, "f"), region(20, "g")];
+        let at = |line: u32| Loc { file: "t.c".into(), line, col: 5 };
+        attach_unmarked(&mut notes, &[("f".into(), at(12), "a 'break' leaves it early".into()), ("f".into(), at(5), "why".into()), ("g".into(), at(1), "before".into())]);
+        assert_eq!(notes.iter().map(|n| n.loops.len()).collect::<Vec<_>>(), [1, 1, 1]);
+        assert_eq!(loop_lines(&notes[1].loops[0], p), vec!["#pragma acc loop seq /* sequential: implicit loop, not parallelised: a 'break' leaves it early */"]);
+        assert_eq!(notes[2].loops[0].loc.line, 1, "before every region of its function: the first one");
     }
 
     #[test]

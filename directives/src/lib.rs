@@ -155,6 +155,14 @@ pub enum Clause {
     /// `cache(readonly: a[...])` (contract-only spelling `cache.readonly`): the loop body
     /// does not write the item.
     CacheReadonly,
+    /// A plain C `for` loop of a `kernels` construct that the rewriter marked as a loop of
+    /// its own (contract-only: `implicit`, driver/src/implicit.rs): analysed like a `loop`
+    /// without clauses, reported as an implicit loop.
+    Implicit,
+    /// A plain C `for` loop of a `kernels` construct that the rewriter left unmarked, and why
+    /// (contract-only: `implicit.seq` on the construct): it runs sequentially, the report
+    /// says so at its position.
+    ImplicitSeq,
 }
 
 /// The operands of a clause's `__acc_clause` call after the id and the name
@@ -194,6 +202,8 @@ pub enum Operands {
     Names,
     /// One `ptr` to a function: `routine.function`.
     Function,
+    /// `i64 line`, `i64 col`, `ptr reason`: `implicit.seq`.
+    Note,
 }
 
 /// One row of the clause table. A clause whose operands depend on the directive (`self`:

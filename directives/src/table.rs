@@ -167,6 +167,9 @@ pub static CLAUSES: &[ClauseSpec] = &[
     lowered(C::Bind, "bind", &[D::Routine], Operands::Name),
     lowered(C::NoHost, "nohost", &[D::Routine], Operands::None),
     lowered(C::RoutineFunction, "routine.function", &[D::Routine], Operands::Function),
+    // The rewriter's marks of the plain `for` loops of `kernels` (driver/src/implicit.rs).
+    lowered(C::Implicit, "implicit", &[D::Loop], Operands::None),
+    lowered(C::ImplicitSeq, "implicit.seq", &[D::Kernels, D::KernelsLoop], Operands::Note),
     lowered(C::DefaultAsync, "default_async", &[D::Set], Operands::Int),
     lowered(C::DeviceNum, "device_num", &[D::Init, D::Shutdown, D::Set], Operands::Int),
 ];

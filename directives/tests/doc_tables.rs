@@ -56,6 +56,7 @@ fn operands_column(operands: Operands) -> &'static str {
         Operands::Name => "`ptr`",
         Operands::Names => "`ptr`...",
         Operands::Function => "`ptr` (a function)",
+        Operands::Note => "`i64 line`, `i64 col`, `ptr reason`",
     }
 }
 

@@ -10,6 +10,7 @@ mod atomic;
 mod compile;
 mod error;
 mod flags;
+mod implicit;
 mod operand;
 mod pragma;
 mod rewrite;

@@ -341,7 +341,7 @@ fn lower_clause(
             _ => diags.push(bad(format!("OpenACC '{}' clause takes one name", c.name))),
         },
         // Contract-only: written by the rewriter itself (routine.rs), never by users.
-        Operands::Function => diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) }),
+        Operands::Function | Operands::Note => diags.push(Diag { loc: loc.clone(), message: format!("unknown OpenACC clause '{}'", c.name) }),
     }
 }
 
@@ -748,6 +748,10 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
             }
             acc::Form::Region => match stmt_end(ipp, &toks, ti + 1) {
                 Ok(end) => {
+                    if let Some(construct) = implicit_construct(spec.directive, &d) {
+                        let loops = crate::implicit::find(ipp, &toks, ti + 1, construct);
+                        mark_implicit_loops(id, &loops, &toks, &origins, &mut next_id, &mut code, &mut edits);
+                    }
                     edits.push((t.start, 0, t.end, code.trim_end().to_string()));
                     // Several ends after one token: the inner (later) construct closes first.
                     edits.push((toks[end].end, -(id as i64), toks[end].end, format!(" __acc_end({id}); }}")));
@@ -775,6 +779,69 @@ pub fn rewrite(bytes: &[u8], read_source: &mut SourceReader) -> Result<Rewritten
     }
     out.extend_from_slice(&bytes[pos..]);
     Ok(Rewritten { text: out, directives: next_id - 1 })
+}
+
+/// What a `kernels` or `kernels loop` directive says about its own loops (implicit.rs);
+/// None for other directives.
+fn implicit_construct(on: acc::Directive, d: &Directive) -> Option<crate::implicit::Construct> {
+    let named = |n: &str| d.clauses.iter().find(|c| acc::canonical_clause_name(&c.name) == n);
+    match on {
+        acc::Directive::Kernels => Some(crate::implicit::Construct::Kernels),
+        acc::Directive::KernelsLoop => {
+            let collapse = named(acc::Clause::Collapse.name()).map(|c| {
+                c.args.as_ref().and_then(|a| a.first()).and_then(|a| tile::eval_size(crate::pragma::split_modifier(&a.text).1))
+            });
+            // A collapse the driver cannot evaluate: nothing is marked inside (as with seq).
+            let unknown = matches!(collapse, Some(None));
+            Some(crate::implicit::Construct::KernelsLoop {
+                collapse: collapse.flatten().unwrap_or(1).max(1) as usize,
+                seq_or_tile: unknown || named(acc::Clause::Seq.name()).is_some() || named(acc::Clause::Tile.name()).is_some(),
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Gives each marked plain loop of construct `id` its `loop` directive with the `implicit`
+/// mark (a fresh id, the position of its `for`), and writes each unmarked one as an
+/// `implicit.seq` clause of the construct (`code`) with its position and reason.
+fn mark_implicit_loops(
+    id: usize,
+    loops: &[crate::implicit::Plain],
+    toks: &[Token],
+    origins: &[(String, usize)],
+    next_id: &mut usize,
+    code: &mut String,
+    edits: &mut Vec<(usize, i64, usize, String)>,
+) {
+    for p in loops {
+        let f = &toks[p.for_tok];
+        let (file, line) = origins.get(f.line).cloned().unwrap_or_default();
+        match &p.reason {
+            None => {
+                let lid = *next_id;
+                *next_id += 1;
+                let begin = format!(
+                    "{{ __acc_begin({lid}, {}, {}, {line}, {}); __acc_clause({lid}, {}); ",
+                    c_string(acc::Directive::Loop.name()),
+                    c_string(&file),
+                    f.col,
+                    c_string(acc::Clause::Implicit.name())
+                );
+                edits.push((f.start, 0, f.start, begin));
+                // Several ends after one token: the inner (later) loop closes first, the
+                // construct (a smaller id) after every loop.
+                let end = toks[p.end].end;
+                edits.push((end, -(lid as i64), end, format!(" __acc_end({lid}); }}")));
+            }
+            Some(why) => code.push_str(&format!(
+                "__acc_clause({id}, {}, {line}LL, {}LL, {}); ",
+                c_string(acc::Clause::ImplicitSeq.name()),
+                f.col,
+                c_string(why)
+            )),
+        }
+    }
 }
 
 /// Where a directive stands: what the tiled rewrite needs to lower clauses and place errors.

@@ -42,7 +42,7 @@
 struct S { int k; double d; };
 
 // CHECK-LABEL: define dso_local void @region(
-// CHECK: call void @__acc_begin(i32 noundef 1, ptr noundef [[DATA]], ptr noundef {{@.str[.0-9]*}}, i32 noundef [[#@LINE+13]], i32 noundef 9)
+// CHECK: call void @__acc_begin(i32 noundef 1, ptr noundef [[DATA]], ptr noundef {{@.str[.0-9]*}}, i32 noundef [[#@LINE+15]], i32 noundef 9)
 // CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[CREATE]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef
 // Whole struct and whole array: &v, 0, 1, sizeof(v).
 // CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 1, ptr noundef [[COPY]], ptr noundef %t, i64 noundef 0, i64 noundef 1, i64 noundef 16, ptr noundef [[TEXT_T]])
@@ -50,6 +50,8 @@ struct S { int k; double d; };
 // CHECK: call void @__acc_begin(i32 noundef 2, ptr noundef [[KERNELS]],
 // CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 2, ptr noundef [[PRESENT]], ptr noundef %{{.*}}, i64 noundef 0, i64 noundef %{{.*}}, i64 noundef 8, ptr noundef
 // CHECK: for.body:
+// The plain loop is an implicit loop directive of its own (driver/src/implicit.rs).
+// CHECK: call void @__acc_end(i32 noundef 3)
 // CHECK: call void @__acc_end(i32 noundef 2)
 // CHECK-NEXT: call void @__acc_end(i32 noundef 1)
 void region(double *v, int n) {
@@ -62,21 +64,21 @@ void region(double *v, int n) {
 }
 
 // CHECK-LABEL: define dso_local void @unstructured(
-// CHECK: call void @__acc_begin(i32 noundef 3, ptr noundef [[ENTER]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 3, ptr noundef [[CREATE]], ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 8,
-// CHECK-NEXT: call void @__acc_end(i32 noundef 3)
-// CHECK: call void @__acc_begin(i32 noundef 4, ptr noundef [[UPDATE]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[DEVICE]], ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 8,
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[IF]], i64 noundef %{{.*}})
+// CHECK: call void @__acc_begin(i32 noundef 4, ptr noundef [[ENTER]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 4, ptr noundef [[CREATE]], ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 8,
 // CHECK-NEXT: call void @__acc_end(i32 noundef 4)
 // CHECK: call void @__acc_begin(i32 noundef 5, ptr noundef [[UPDATE]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 5, ptr noundef [[SELF]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 5, ptr noundef [[IFPRESENT]])
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 5, ptr noundef [[DEVICE]], ptr noundef %{{.*}}, i64 noundef 1, i64 noundef %{{.*}}, i64 noundef 8,
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 5, ptr noundef [[IF]], i64 noundef %{{.*}})
 // CHECK-NEXT: call void @__acc_end(i32 noundef 5)
-// CHECK: call void @__acc_begin(i32 noundef 6, ptr noundef [[EXIT]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 6, ptr noundef [[DELETE]],
-// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 6, ptr noundef [[FINALIZE]])
+// CHECK: call void @__acc_begin(i32 noundef 6, ptr noundef [[UPDATE]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 6, ptr noundef [[SELF]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 6, ptr noundef [[IFPRESENT]])
 // CHECK-NEXT: call void @__acc_end(i32 noundef 6)
+// CHECK: call void @__acc_begin(i32 noundef 7, ptr noundef [[EXIT]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 7, ptr noundef [[DELETE]],
+// CHECK: call void (i32, ptr, ...) @__acc_clause(i32 noundef 7, ptr noundef [[FINALIZE]])
+// CHECK-NEXT: call void @__acc_end(i32 noundef 7)
 void unstructured(double *v, int n) {
 #pragma acc enter data create(v[1:n-1])
   if (n > 1) {
