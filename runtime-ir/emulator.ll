@@ -94,6 +94,13 @@ define void @__acc_emu_yield() #0 {
   ret void
 }
 
+; Emulator only (codegen/src/emulator.rs calls it before every store to device memory): under
+; the random schedule, sometimes lets the other threads of the block run first.
+define void @__acc_emu_yield_global() #0 {
+  call void @__accemu_yield_global()
+  ret void
+}
+
 define i32 @__acc_warp_redux(i32 %v, i32 %op) #3 {
   %r = call i32 @__accemu_warp_redux(i32 %v, i32 %op)
   ret i32 %r
@@ -116,6 +123,7 @@ declare i64 @__accemu_vector_length() #1
 declare void @__accemu_sync_gang() #2
 declare void @__accemu_sync_worker() #2
 declare void @__accemu_yield() #2
+declare void @__accemu_yield_global() #2
 declare i32 @__accemu_shfl_down(i32, i32) #2
 declare i32 @__accemu_shfl_idx(i32, i32) #2
 

@@ -16,6 +16,10 @@
 //! writes, the other reads or writes it with no synchronisation between) see each other's
 //! values, as warps on the GPU do, instead of running one after the other between syncs;
 //! atomic operations yield too, on any memory, so contended compare-and-swap loops retry.
+//! Every other store that is not to the thread's own storage (an alloca) is preceded by
+//! `__acc_emu_yield_global()`, which under the random schedule yields one time in four: a
+//! read-modify-write of one element by several threads of a block without an atomic (a data
+//! race) then loses updates, as on the GPU, instead of running whole between syncs.
 //! Does not optimise the copy, and marks its functions `optnone` so that the host pipeline
 //! does not either: the copy would otherwise double the host compile time.
 
@@ -53,7 +57,7 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
     rt.handle().set_triple(&host.triple());
     rt.handle().set_data_layout(&host.data_layout());
     emu.link(rt).map_err(AccError::internal)?;
-    yield_after_shared_stores(emu)?;
+    insert_yields(emu)?;
     let mut entries = Vec::new();
     for name in kernels {
         let k = emu.function(name).ok_or_else(|| AccError::internal(format!("kernel {name} missing in the emulator copy")))?;
@@ -107,8 +111,9 @@ const SHARED: u32 = 3;
 /// `atomic`, driver/src/atomic.rs) wherever its address points: threads of a block then
 /// interleave between an atomic load and the compare-and-swap that follows it, so the
 /// emulator runs the retries that contention causes on the GPU.
-fn yield_after_shared_stores<'ctx>(emu: Module<'ctx>) -> Result<()> {
+fn insert_yields<'ctx>(emu: Module<'ctx>) -> Result<()> {
     let f_yield = emu.function("__acc_emu_yield").ok_or_else(|| AccError::internal("runtime-ir/emulator.ll lacks __acc_emu_yield"))?;
+    let f_yield_global = emu.function("__acc_emu_yield_global").ok_or_else(|| AccError::internal("runtime-ir/emulator.ll lacks __acc_emu_yield_global"))?;
     let ctx = emu.context();
     let b = ctx.builder();
     for f in emu.functions().into_iter().filter(|f| !f.is_declaration()) {
@@ -124,11 +129,27 @@ fn yield_after_shared_stores<'ctx>(emu: Module<'ctx>) -> Result<()> {
                     let next = i.next_instruction().expect("a store is never a terminator");
                     b.position_before(next);
                     b.call(f_yield, &[], "");
+                } else if i.opcode() == Some(Opcode::LLVMStore) && !points_into_private(addr) {
+                    b.position_before(i);
+                    b.call(f_yield_global, &[], "");
                 }
             }
         }
     }
     Ok(())
+}
+
+/// Whether pointer `p` is certainly the thread's own: derived through casts and GEPs from
+/// an alloca (a private variable, a reduction's copy).
+fn points_into_private<'ctx>(p: Value<'ctx>) -> bool {
+    let mut v = p;
+    loop {
+        match v.opcode() {
+            Some(Opcode::LLVMAlloca) => return true,
+            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast) => v = v.operand(0),
+            _ => return false,
+        }
+    }
 }
 
 /// Whether pointer `p` may be derived (through casts, GEPs, phis and selects) from a global

@@ -7,7 +7,9 @@
 //! each thread of a gang (`num_workers x vector_length`, worker = thread / vector_length,
 //! vector lane = thread % vector_length) is a fiber on one OS thread. A fiber runs until it
 //! reaches a synchronisation point, stores to shared memory (the compiler adds a yield after
-//! every such store, so threads that race on shared memory interleave) or ends; the order in which ready fibers run
+//! every such store, so threads that race on shared memory interleave), is about to store to
+//! device memory under the random schedule (one store in four: a read-modify-write of one
+//! element by several threads without an atomic then loses updates, as on the GPU) or ends; the order in which ready fibers run
 //! (`ACCC_EMU_SCHEDULE=forward|reverse|random:SEED`) is chosen per round, so a missing sync
 //! changes the answer instead of hiding. A sync under divergent control flow is reported as a
 //! deadlock. Shared memory is ordinary memory with one instance, right because gangs never
@@ -57,6 +59,9 @@ thread_local! {
     /// Warp shuffles' exchange table: one value per thread of the running gang, by linear
     /// thread index (resized by `run_gang`).
     static LANES: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    /// The generator of `__accemu_yield_global`'s draws (one per OS thread: the emulator runs
+    /// a launch's fibers on one, in an order the schedule fixes, so runs repeat).
+    static DRAW: Cell<u64> = const { Cell::new(0x5EED) };
 }
 
 /// The schedule, read once from `ACCC_EMU_SCHEDULE`.
@@ -264,6 +269,20 @@ pub extern "C" fn __accemu_sync_worker() {
 #[no_mangle]
 pub extern "C" fn __accemu_yield() {
     suspend(Wait::Yield)
+}
+/// Before a store to device memory (codegen/src/emulator.rs): under the random schedule,
+/// sometimes lets the other threads of the block run first (`Schedule::yields_before_global_store`).
+#[no_mangle]
+pub extern "C" fn __accemu_yield_global() {
+    let yields = DRAW.with(|d| {
+        let mut v = d.get();
+        let y = schedule().yields_before_global_store(&mut v);
+        d.set(v);
+        y
+    });
+    if yields {
+        suspend(Wait::Yield)
+    }
 }
 /// `__acc_shfl_down`: `v` of lane `lane + delta` of the caller's warp, its own `v` when
 /// `lane + delta >= 32` (or that lane does not exist).

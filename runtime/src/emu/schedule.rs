@@ -52,7 +52,21 @@ impl Schedule {
     }
 }
 
-fn splitmix64(state: &mut u64) -> u64 {
+impl Schedule {
+    /// Whether a thread yields before a store to device memory, given a draw of its
+    /// generator: under `random`, one store in four (between the load and the store of a
+    /// read-modify-write, so two threads that update one element without an atomic lose an
+    /// update, as on the GPU); never under `forward`/`reverse` (their interleaving stays the
+    /// one at synchronisation points and shared-memory stores).
+    pub fn yields_before_global_store(self, draw: &mut u64) -> bool {
+        match self {
+            Schedule::Random(_) => splitmix64(draw) % 4 == 0,
+            _ => false,
+        }
+    }
+}
+
+pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -136,6 +150,15 @@ mod tests {
         assert_eq!(Schedule::parse(Some("random")), Ok(Schedule::Random(1)));
         assert!(Schedule::parse(Some("sideways")).is_err());
         assert!(Schedule::parse(Some("random:x")).is_err());
+    }
+
+    #[test]
+    fn only_random_yields_before_global_stores() {
+        let mut d = 5;
+        assert!(!(0..64).any(|_| Schedule::Forward.yields_before_global_store(&mut d)));
+        assert!(!(0..64).any(|_| Schedule::Reverse.yields_before_global_store(&mut d)));
+        let n = (0..400).filter(|_| Schedule::Random(3).yields_before_global_store(&mut d)).count();
+        assert!((50..150).contains(&n), "about one in four: {n}");
     }
 
     #[test]
