@@ -263,8 +263,9 @@ pub fn bind_device_calls<'ctx>(dev: Module<'ctx>, routines: &[Routine<'ctx>]) {
 /// in the loop around the call, and `guard` makes the body's code outside them run as the
 /// caller's mode requires (OpenACC 3.3 §2.15.1: a `vector` routine is called by all lanes of
 /// a worker together, a `worker` routine by all workers of a gang). Each inlined copy gets
-/// marker ids of its own. A routine that calls itself, or one only declared here (defined in
-/// another file), cannot be inlined: errors at the compute construct.
+/// marker ids of its own. A routine that calls itself cannot be inlined: an error at the
+/// compute construct. One only declared here (defined in another file) stays a call of that
+/// file's exported device version, whose loops run sequentially: a warning says so.
 /// Calls of gang/worker/vector routines inlined into one kernel at most.
 const MAX_INLINED: usize = 2000;
 
@@ -276,22 +277,50 @@ pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], r
     }
     let mut inlined = false;
     let mut next_id = max_marker_id(dev) + 1;
+    let mut warned: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (k, region) in kernels.iter().zip(regions) {
+        // Calls of level routines defined in another file stay calls (of that file's device
+        // version, whose loops run sequentially): skipped by the search below.
+        let mut external: std::collections::HashSet<Value<'ctx>> = std::collections::HashSet::new();
         // One inlining per call in the kernel, nested routines included; routines that call
         // each other in a cycle would go on for ever.
         for round in 0.. {
-            let call = k.blocks().into_iter().flat_map(|b| b.instructions()).find(|i| i.called_function().is_some_and(|f| levelled.iter().any(|(_, g)| *g == f)));
+            let call = k
+                .blocks()
+                .into_iter()
+                .flat_map(|b| b.instructions())
+                .find(|i| !external.contains(i) && i.called_function().is_some_and(|f| levelled.iter().any(|(_, g)| *g == f)));
             let Some(call) = call else { break };
             if round == MAX_INLINED {
                 return Err(AccError::user(&region.directive.loc, format!("more than {MAX_INLINED} calls of gang, worker or vector routines in this compute region: do some of them call each other recursively?")));
             }
             let callee = call.called_function().expect("found as a call");
             let (r, _) = levelled.iter().find(|(_, g)| *g == callee).expect("found among them");
-            if callee.is_declaration() {
+            if callee.is_declaration() && r.level == Level::Gang {
+                // Every gang calls it from gang-redundant code: a sequential version would
+                // run the whole gang loop once per gang.
                 return Err(AccError::unsupported(
                     &region.directive.loc,
-                    format!("calling '{}', a '{}' routine defined in another file (only 'seq' routines link across files)", r.name, r.level.name()),
+                    format!("calling '{}', a 'gang' routine defined in another file (its gang loop needs the caller's launch; define it in the calling file, or make it 'worker', 'vector' or 'seq')", r.name),
                 ));
+            }
+            if callee.is_declaration() {
+                // The defining file exports a device version with its loops sequential (its
+                // level's parallelism needs the caller's launch, which that file never
+                // sees): called as a `seq` routine, by one thread (guard.rs) where the caller
+                // runs single.
+                external.insert(call);
+                if warned.insert(format!("{}:{}", region.directive.loc, r.name)) {
+                    crate::error::warn(&crate::error::Warning {
+                        loc: region.directive.loc.clone(),
+                        msg: format!(
+                            "'{}' is a '{}' routine defined in another file: its loops run sequentially here (accc partitions a routine's loops at the caller's launch only when the routine is defined in the calling file)",
+                            r.name,
+                            r.level.name()
+                        ),
+                    });
+                }
+                continue;
             }
             if calls_itself(callee) {
                 return Err(AccError::user(&r.loc, format!("'{}' is a '{}' routine that calls itself: gang, worker and vector routines cannot be recursive", r.name, r.level.name())));
