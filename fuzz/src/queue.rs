@@ -85,7 +85,7 @@ impl Gen<'_> {
         let q = self.rng.range(1, 3);
         // The acc_* routines are synchronous: not inside a group whose queue may still run.
         self.in_async = true;
-        let n = self.rng.range(1, 3);
+        let n = self.rng.range(1, 3).min(13 - self.regions as i64).max(1);
         let other = n > 1 && self.rng.chance(30);
         for r in 0..n {
             let mut tmp = W::new(w.ind);
