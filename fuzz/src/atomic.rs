@@ -67,8 +67,11 @@ struct Target {
     ty: AT,
     op: Op,
     k: Option<i64>,
-    /// The constant every statement applies (captured targets), else None.
+    /// The constant every statement applies (captured targets: every statement captures),
+    /// else None.
     cst: Option<i64>,
+    /// A captured target other than `+` captures the new value (else the old one).
+    new_value: bool,
     init: i64,
 }
 
@@ -110,6 +113,7 @@ impl Gen<'_> {
             op: Op::Add,
             k: None,
             cst: None,
+            new_value: false,
             init: self.rng.range(-50, 50),
         };
         let ro = self.fresh("at");
@@ -158,6 +162,7 @@ impl Gen<'_> {
             let n = self.rng.range(1, 4);
             self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, n);
             body.close();
+            cx.vars.pop();
             if self.rng.chance(30) {
                 self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, 1);
             }
@@ -236,12 +241,14 @@ impl Gen<'_> {
         } else {
             None
         };
+        let new_value = op != Op::Swap && self.rng.chance(50);
         Target {
             name: self.fresh("at"),
             ty,
             op,
             k,
             cst,
+            new_value,
             init,
         }
     }
@@ -409,47 +416,35 @@ impl Gen<'_> {
         }
     }
 
-    /// An `atomic capture` (or a plain update/write) of a captured target; the captured
-    /// value is summed into `sum`.
+    /// An `atomic capture` of a captured target (every statement on it captures); the
+    /// captured value is summed into `sum`. For `+` any mix of old and new values sums to
+    /// the same in every order; for the other operations a target captures always the old
+    /// value or always the new one (`Target::new_value`), so the multiset is fixed.
     fn capture_stmt(&mut self, w: &mut W, t: &Target, x: &str, sum: &Target) {
         let v = self.fresh("av");
         let ct = t.ty.c();
         let upd = self.cst_update(t, x);
         let simple = !upd.contains(" = ");
-        let kind = self.rng.below(if simple { 4 } else { 3 });
-        if kind == 0 && t.op != Op::Swap {
-            // Not captured this time.
-            w.line(format!("#pragma acc atomic{}", self.update_word()));
-            w.line(format!("{upd};"));
-            return;
-        }
-        if kind == 0 {
-            w.line("#pragma acc atomic write");
-            w.line(format!("{upd};"));
-            return;
-        }
+        // The expression form `v = upd` captures the new value (the old one for x++ / x--,
+        // which only `+` targets use).
+        let new_value = match t.op {
+            Op::Add => self.rng.chance(50),
+            _ => t.new_value,
+        };
         w.line(format!("{ct} {v};"));
         w.line("#pragma acc atomic capture");
-        match kind {
-            1 => {
-                w.open("");
-                w.line(format!("{v} = {x};"));
-                w.line(format!("{upd};"));
-                w.close();
-            }
-            2 if t.op != Op::Swap => {
-                w.open("");
+        if simple && (t.op == Op::Add || new_value) && self.rng.chance(50) {
+            w.line(format!("{v} = {upd};"));
+        } else {
+            w.open("");
+            if new_value {
                 w.line(format!("{upd};"));
                 w.line(format!("{v} = {x};"));
-                w.close();
-            }
-            2 => {
-                w.open("");
+            } else {
                 w.line(format!("{v} = {x};"));
                 w.line(format!("{upd};"));
-                w.close();
             }
-            _ => w.line(format!("{v} = {upd};")),
+            w.close();
         }
         w.line("#pragma acc atomic update");
         w.line(format!("{} += (long){v};", sum.name));
