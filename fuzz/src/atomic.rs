@@ -130,6 +130,8 @@ impl Gen<'_> {
             }
         }
         w.line(format!("int {ro} = {ro_v};"));
+        let pvar = self.fresh("apv");
+        w.line(format!("double {pvar};"));
         w.line(format!("{} {wr} = {};", wr_ty.c(), wr_ty.lit(0)));
 
         // The nest, body first.
@@ -147,7 +149,7 @@ impl Gen<'_> {
         } else {
             self.rng.range(0, 1)
         };
-        self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, gang_stmts);
+        self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, &pvar, gang_stmts);
         if !inner.is_empty() {
             let ext = *self.rng.pick(&[Ext::J, Ext::J, Ext::K]);
             let vi = self.new_var(ext);
@@ -160,11 +162,11 @@ impl Gen<'_> {
                 max: vr.hi - 1,
             });
             let n = self.rng.range(1, 4);
-            self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, n);
+            self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, &pvar, n);
             body.close();
             cx.vars.pop();
             if self.rng.chance(30) {
-                self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, 1);
+                self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, &pvar, 1);
             }
         }
         body.close();
@@ -179,7 +181,7 @@ impl Gen<'_> {
             "#pragma acc parallel loop gang",
             &launch,
             &format!("copy({})", names.join(", ")),
-            &format!("copyin({ro})"),
+            &format!("copyin({ro}) private({pvar})"),
             &dc,
         ]));
         w.append(&body);
@@ -264,6 +266,7 @@ impl Gen<'_> {
         ro: &str,
         wr: &str,
         wr_ty: AT,
+        pvar: &str,
         n: i64,
     ) {
         for _ in 0..n {
@@ -292,7 +295,10 @@ impl Gen<'_> {
                     w.line("#pragma acc atomic write");
                     w.line(format!("{wr} = ({})({c} + 3);", wr_ty.c()));
                 }
-                _ => self.private_stmts(cx, w, sum),
+                _ => {
+                    let pv = if cx.vars.len() == 1 { Some(pvar) } else { None };
+                    self.private_stmts(cx, w, sum, pv)
+                }
             }
         }
     }
@@ -450,26 +456,47 @@ impl Gen<'_> {
         w.line(format!("{} += (long){v};", sum.name));
     }
 
-    /// A thread-private variable updated and captured atomically, then summed into `sum`.
-    fn private_stmts(&mut self, cx: &mut Ctx, w: &mut W, sum: &Target) {
-        let p = self.fresh("ap");
+    /// A thread-private variable updated and captured atomically, then summed into `sum`:
+    /// a local of the body, or at gang level sometimes the gang loop's `private(apv)`
+    /// (`pv`). Operations without a native atomic (max/min through `?:`, `*`) are
+    /// compare-and-swap loops in accc's IR.
+    fn private_stmts(&mut self, cx: &mut Ctx, w: &mut W, sum: &Target, pv: Option<&str>) {
         let v = self.fresh("av");
-        let ty = *self.rng.pick(&[AT::Int, AT::Long, AT::Double]);
+        let (p, ty) = match pv {
+            Some(name) if self.rng.chance(60) => (name.to_string(), AT::Double),
+            _ => (self.fresh("ap"), *self.rng.pick(&[AT::Int, AT::Long, AT::Double])),
+        };
         let ct = ty.c();
         let e0 = self.bounded(cx, 999, false);
         let e1 = self.bounded(cx, 999, false);
-        w.line(format!("{ct} {p} = ({ct})({e0});"));
+        if pv == Some(p.as_str()) {
+            w.line(format!("{p} = ({ct})({e0});"));
+        } else {
+            w.line(format!("{ct} {p} = ({ct})({e0});"));
+        }
         w.line(format!("{ct} {v};"));
         w.line(format!("#pragma acc atomic{}", self.update_word()));
-        w.line(format!("{p} += ({ct})({e1});"));
+        w.line(match self.rng.below(4) {
+            0 => format!("{p} += ({ct})({e1});"),
+            1 => format!("{p} = {p} < ({ct})({e1}) ? ({ct})({e1}) : {p};"),
+            2 => format!("{p} = ({ct})({e1}) < {p} ? ({ct})({e1}) : {p};"),
+            _ => format!("{p} = {p} * ({ct})2;"),
+        });
         w.line("#pragma acc atomic capture");
-        if self.rng.chance(50) {
-            w.line(format!("{v} = {p}++;"));
-        } else {
-            w.open("");
-            w.line(format!("{v} = {p};"));
-            w.line(format!("{p} = {p} + ({ct})3;"));
-            w.close();
+        match self.rng.below(3) {
+            0 => w.line(format!("{v} = {p}++;")),
+            1 => {
+                w.open("");
+                w.line(format!("{v} = {p};"));
+                w.line(format!("{p} = {p} + ({ct})3;"));
+                w.close();
+            }
+            _ => {
+                w.open("");
+                w.line(format!("{p} = {p} * ({ct})(-1);"));
+                w.line(format!("{v} = {p};"));
+                w.close();
+            }
         }
         w.line("#pragma acc atomic update");
         w.line(format!("{} += (long){v} + (long){p};", sum.name));
