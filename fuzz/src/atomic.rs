@@ -94,6 +94,12 @@ impl Gen<'_> {
         if !inner.is_empty() {
             self.mark(Feature::Nest);
         }
+        // Sometimes a `routine seq` whose calls give operands (routine.rs).
+        if self.opts.has(Feature::Routine) && self.rng.chance(50) {
+            self.mark(Feature::Routine);
+            let f = self.seq_routine(&cx);
+            self.atomic_seq = Some(f);
+        }
         // The targets; the last one collects captured values.
         let mut targets = Vec::new();
         for _ in 0..self.rng.range(1, 3) {
@@ -186,6 +192,7 @@ impl Gen<'_> {
         ]));
         w.append(&body);
         self.regions += 1;
+        self.atomic_seq = None;
         self.apply_compute(&clauses, &cx.used, None);
         for t in targets.iter().chain([&sum]) {
             let put = |x: &str| match t.ty {
@@ -338,7 +345,18 @@ impl Gen<'_> {
     fn operand(&mut self, cx: &mut Ctx, t: &Target) -> String {
         let nonneg = t.ty == AT::Unsigned || matches!(t.op, Op::And | Op::Or | Op::Xor);
         let b = if matches!(t.op, Op::And | Op::Or | Op::Xor) { 255 } else { 999 };
-        let e = self.bounded(cx, b, nonneg);
+        let e = match self.atomic_seq.clone() {
+            // A `routine seq` call (|result| <= 999) as the operand.
+            Some(f) if self.rng.chance(40) => {
+                let call = self.seq_call(cx, &f);
+                if nonneg {
+                    format!("({call} & {b})")
+                } else {
+                    call
+                }
+            }
+            _ => self.bounded(cx, b, nonneg),
+        };
         let e = if t.op == Op::And {
             format!("({e} | 0x300)")
         } else {

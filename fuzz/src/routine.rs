@@ -101,7 +101,7 @@ impl Gen<'_> {
 
     /// A `routine seq` function `long rsN(long a, long b[, const T *p, int n])`; returns
     /// its name and whether it takes a row pointer.
-    fn seq_routine(&mut self, cx: &Ctx) -> (String, Option<usize>) {
+    pub(crate) fn seq_routine(&mut self, cx: &Ctx) -> (String, Option<usize>) {
         let name = self.fresh("rs");
         let rows: Vec<usize> = (0..cx.arrays.len())
             .filter(|&a| cx.arrays[a].readable && cx.arrays[a].arr.dims.len() >= 2)
@@ -143,7 +143,7 @@ impl Gen<'_> {
     }
 
     /// A call of the seq routine with bounded arguments.
-    fn seq_call(&mut self, cx: &mut Ctx, f: &(String, Option<usize>)) -> String {
+    pub(crate) fn seq_call(&mut self, cx: &mut Ctx, f: &(String, Option<usize>)) -> String {
         let a = self.bounded(cx, 999, false);
         let b = self.bounded(cx, 999, false);
         match f.1 {
