@@ -95,7 +95,7 @@ impl Gen<'_> {
             self.mark(Feature::Nest);
         }
         // Sometimes a `routine seq` whose calls give operands (routine.rs).
-        if self.opts.has(Feature::Routine) && self.rng.chance(50) {
+        if self.opts.has(Feature::Routine) && self.rng.chance(70) {
             self.mark(Feature::Routine);
             let f = self.seq_routine(&cx);
             self.atomic_seq = Some(f);
@@ -167,7 +167,7 @@ impl Gen<'_> {
                 ext: Some(ext),
                 max: vr.hi - 1,
             });
-            let n = self.rng.range(1, 4);
+            let n = self.rng.range(1, 3);
             self.statements(&mut cx, &mut body, &targets, &sum, &ro, &wr, wr_ty, &pvar, n);
             body.close();
             cx.vars.pop();

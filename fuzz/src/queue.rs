@@ -85,7 +85,7 @@ impl Gen<'_> {
         let q = self.rng.range(1, 3);
         // The acc_* routines are synchronous: not inside a group whose queue may still run.
         self.in_async = true;
-        let n = *self.rng.pick(&[1, 1, 2, 2, 3]).min(&(13 - self.regions as i64)).max(&1);
+        let n = *self.rng.pick(&[1, 1, 1, 2, 2, 3]).min(&(13 - self.regions as i64)).max(&1);
         let other = n > 1 && self.rng.chance(30);
         for r in 0..n {
             let mut tmp = W::new(w.ind);
@@ -147,7 +147,7 @@ impl Gen<'_> {
             self.enter(a, c);
             self.maybe_present_check(w, a);
         }
-        if self.rng.chance(25) && self.regions < 12 {
+        if self.rng.chance(15) && self.regions < 12 {
             let (cl, used) = self.parallel_region(w, None, None);
             self.apply_compute(&cl, &used, None);
         }

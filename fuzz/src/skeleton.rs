@@ -363,7 +363,7 @@ impl<'o> Gen<'o> {
                 Item::Reduce => self.reduce_region(w),
                 Item::Atomic => self.atomic_region(w),
                 // Skipped when an atomic region already called a routine (CI time).
-                Item::Routine if self.used.has(Feature::Routine) && self.rng.chance(70) => {}
+                Item::Routine if self.used.has(Feature::Routine) => {}
                 Item::Routine => self.routine_region(w),
                 Item::Finalize => {
                     self.finalize_item(w);
@@ -420,8 +420,7 @@ impl<'o> Gen<'o> {
             ),
             (Item::Param, 1),
             (Item::Reduce, if o.has(Feature::Reduce) { 6 } else { 0 }),
-            (Item::Atomic, if o.has(Feature::Atomic) { 2 } else { 0 }),
-            (Item::Routine, if o.has(Feature::Routine) { 1 } else { 0 }),
+            // Atomic and routine regions come once per program, from the forced items.
             (Item::Finalize, if o.has(Feature::Finalize) { 1 } else { 0 }),
             (Item::IfPresent, if o.has(Feature::IfPresent) { 1 } else { 0 }),
             (
