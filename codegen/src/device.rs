@@ -274,7 +274,13 @@ fn build_part(part: OwnedModule<'_>, opts: &Options, library: bool, keep: &dyn F
     let target = Nvptx::new(&ptx::portable_arch(&opts.gpu_archs), opts.opt_level)?;
     let pipeline = format!("default<O{}>", opts.opt_level.max(1));
     let t = crate::timing::phase("device pipeline");
+    // Atomics on thread-private memory (private_atomics.rs): before the pipeline, which then
+    // promotes the variable, and after it for those that inlining exposed.
+    crate::private_atomics::lower(dev);
     dev.run_passes(&pipeline, Some(target.machine())).map_err(AccError::internal)?;
+    if crate::private_atomics::lower(dev) {
+        dev.run_passes("sroa,instcombine,simplifycfg", Some(target.machine())).map_err(AccError::internal)?;
+    }
     drop(t);
     dev.verify().map_err(|e| AccError::internal(format!("the device module does not verify: {e}")))?;
     align_local_aggregates(dev);

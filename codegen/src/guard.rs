@@ -260,12 +260,14 @@ fn groups_in_block<'ctx>(b: Block<'ctx>, differing: &HashSet<Value<'ctx>>) -> Ve
     out
 }
 
-/// A load or store of memory other lanes can see, an atomic, or a call with effects.
+/// A load, store or atomic of memory other lanes can see, or a call with effects.
 pub fn touches_shared_state<'ctx>(i: Value<'ctx>) -> bool {
     match i.opcode() {
         Some(Opcode::LLVMLoad) => !is_private(i.operand(0)),
         Some(Opcode::LLVMStore) => !is_private(i.operand(1)),
-        Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
+        // An atomic on the thread's own variable is like a load and a store of it: every
+        // lane does it on its own copy (lane 0 alone left the other lanes' copies stale).
+        Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => !is_private(i.operand(0)),
         Some(Opcode::LLVMCall) => {
             let name = i.called_name().unwrap_or_default();
             if let Some(intrinsic) = name.strip_prefix("llvm.") {

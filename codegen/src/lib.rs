@@ -55,6 +55,7 @@ pub mod on_device;
 pub mod options;
 pub mod outline;
 pub mod partition;
+pub mod private_atomics;
 pub mod privatize;
 pub mod reduction;
 pub mod ptx;

@@ -86,8 +86,12 @@ impl Gen<'_> {
             "update device of {}",
             self.arrays[a].name
         );
-        let sec = self.section(a);
-        w.line(format!("#pragma acc update device({sec})"));
+        if self.use_api() {
+            self.api_call(w, "acc_update_device", a);
+        } else {
+            let sec = self.section(a);
+            w.line(format!("#pragma acc update device({sec})"));
+        }
         self.state[a].dev_ok = true;
         self.mark(Feature::Update);
     }
@@ -98,9 +102,13 @@ impl Gen<'_> {
             "update self of {}",
             self.arrays[a].name
         );
-        let sec = self.section(a);
-        let kw = if self.rng.chance(70) { "self" } else { "host" };
-        w.line(format!("#pragma acc update {kw}({sec})"));
+        if self.use_api() {
+            self.api_call(w, "acc_update_self", a);
+        } else {
+            let sec = self.section(a);
+            let kw = if self.rng.chance(70) { "self" } else { "host" };
+            w.line(format!("#pragma acc update {kw}({sec})"));
+        }
         self.state[a].host_ok = true;
         self.mark(Feature::Update);
     }
@@ -344,10 +352,18 @@ impl Gen<'_> {
             };
             list.push((a, c));
         }
-        let text = self.clause_text(&list);
-        w.line(format!("#pragma acc enter data {text}"));
+        if self.use_api() {
+            for &(a, c) in &list {
+                let name = if c == Clause::CopyIn { "acc_copyin" } else { "acc_create" };
+                self.api_call(w, name, a);
+            }
+        } else {
+            let text = self.clause_text(&list);
+            w.line(format!("#pragma acc enter data {text}"));
+        }
         for &(a, c) in &list {
             self.enter(a, c);
+            self.maybe_present_check(w, a);
         }
         list.iter().map(|&(a, _)| a).collect()
     }
@@ -381,10 +397,18 @@ impl Gen<'_> {
             };
             list.push((a, c));
         }
-        let text = self.clause_text(&list);
-        w.line(format!("#pragma acc exit data {text}"));
+        if self.use_api() {
+            for &(a, c) in &list {
+                let name = if c == Clause::CopyOut { "acc_copyout" } else { "acc_delete" };
+                self.api_call(w, name, a);
+            }
+        } else {
+            let text = self.clause_text(&list);
+            w.line(format!("#pragma acc exit data {text}"));
+        }
         for &(a, c) in &list {
             self.exit(a, c);
+            self.maybe_present_check(w, a);
         }
     }
 

@@ -39,9 +39,22 @@ pub enum Feature {
     Reduce,
     /// `tile(...)` instead of `collapse(n)` on some fills (sizes 1 to 32 and `*`).
     Tile,
+    /// `atomic update|read|write|capture` on shared counters and histograms (atomic.rs).
+    Atomic,
+    /// `routine seq|vector|worker` functions called from partitioned loops (routine.rs).
+    Routine,
+    /// `async(q)` regions and updates with `wait(q)` / `wait` (queue.rs).
+    Async,
+    /// `exit data ... finalize` after repeated `enter data` (queue.rs).
+    Finalize,
+    /// `update self|device(...) if_present` on present and absent data (queue.rs).
+    IfPresent,
+    /// `acc_copyin`, `acc_copyout`, `acc_create`, `acc_delete`, `acc_update_device|self`,
+    /// `acc_is_present` (queue.rs).
+    Api,
 }
 
-pub const ALL: [Feature; 16] = [
+pub const ALL: [Feature; 22] = [
     Feature::Nest,
     Feature::Comm,
     Feature::Single,
@@ -58,6 +71,12 @@ pub const ALL: [Feature; 16] = [
     Feature::Shapes,
     Feature::Reduce,
     Feature::Tile,
+    Feature::Atomic,
+    Feature::Routine,
+    Feature::Async,
+    Feature::Finalize,
+    Feature::IfPresent,
+    Feature::Api,
 ];
 
 impl Feature {
@@ -79,6 +98,12 @@ impl Feature {
             Feature::Shapes => "shapes",
             Feature::Reduce => "reduce",
             Feature::Tile => "tile",
+            Feature::Atomic => "atomic",
+            Feature::Routine => "routine",
+            Feature::Async => "async",
+            Feature::Finalize => "finalize",
+            Feature::IfPresent => "ifpresent",
+            Feature::Api => "api",
         }
     }
 

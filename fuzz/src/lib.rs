@@ -4,16 +4,21 @@
 //!
 //! Modules: `rng` (PRNG), `features` (what may be generated), `model` (types, extents,
 //! arrays), `writer` (indented text), `expr` (values and race-free accesses), `nest`
-//! (compute regions and loop nests), `reduce` (reduction regions), `data` (data directives and the host/device state),
+//! (compute regions and loop nests), `reduce` (reduction regions), `atomic` (atomic regions),
+//! `routine` (routine functions and their calls), `queue` (async groups, finalize, if_present,
+//! `acc_*` routines), `data` (data directives and the host/device state),
 //! `skeleton` (the program around them). docs/fuzzer.md describes the design.
 
+pub mod atomic;
 pub mod data;
 pub mod expr;
 pub mod features;
 pub mod model;
 pub mod nest;
+pub mod queue;
 pub mod reduce;
 pub mod rng;
+pub mod routine;
 pub mod skeleton;
 pub mod writer;
 

@@ -707,7 +707,7 @@ impl Gen<'_> {
     }
 
     /// A value of at most `b` in magnitude, as a `long` expression (`nonneg`: 0..=b).
-    fn bounded(&mut self, cx: &mut Ctx, b: i64, nonneg: bool) -> String {
+    pub(crate) fn bounded(&mut self, cx: &mut Ctx, b: i64, nonneg: bool) -> String {
         let e: E = self.value(cx, Elem::Long, 2);
         if nonneg {
             let mut mask = 1i64;

@@ -34,12 +34,20 @@ pub struct Gen<'o> {
     counter: usize,
     swaps: usize,
     /// The two pointers swapped between sweeps (`u`, `v`).
-    pair: Option<(usize, usize)>,
+    pub(crate) pair: Option<(usize, usize)>,
     /// Whether `u` and `v` point at each other's original buffer (an odd number of swaps so
     /// far). A structured construct releases at its exit the buffers it mapped at its entry
     /// (the clause addresses are evaluated once, as in GCC and NVHPC), so its exit list is
     /// translated by the swaps made inside it (`exit_list`).
     pub swapped: bool,
+    /// File-scope functions (routines), written before `main`.
+    pub funcs: String,
+    /// The latest `routine seq` without a pointer argument (later routines may call it).
+    pub last_seq: Option<String>,
+    /// Inside an `async` group: data operations must not use the synchronous `acc_*` routines.
+    pub in_async: bool,
+    /// In an atomic region: a `routine seq` whose calls may be operands.
+    pub atomic_seq: Option<(String, Option<usize>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +61,10 @@ enum Item {
     Param,
     Update,
     Reduce,
+    Atomic,
+    Routine,
+    Finalize,
+    IfPresent,
 }
 
 impl<'o> Gen<'o> {
@@ -77,6 +89,10 @@ impl<'o> Gen<'o> {
             swaps: 0,
             pair: None,
             swapped: false,
+            funcs: String::new(),
+            last_seq: None,
+            in_async: false,
+            atomic_seq: None,
         }
     }
 
@@ -186,6 +202,9 @@ impl<'o> Gen<'o> {
         for h in ["stdio.h", "stdlib.h", "string.h"] {
             w.line(format!("#include <{h}>"));
         }
+        if self.opts.has(Feature::Api) {
+            w.s.push_str(crate::queue::API_PRELUDE);
+        }
         w.line("");
         for e in [Ext::I, Ext::J, Ext::K, Ext::P] {
             w.line(format!("#define {} {}", e.mac(), self.sizes.of(e)));
@@ -203,6 +222,7 @@ impl<'o> Gen<'o> {
         w.line("  fz_hash = (fz_hash ^ b) * 1099511628211ULL;");
         w.line("}");
         w.line("");
+        w.line("@FUNCS@");
         w.open("int main(void)");
         w.line("int ni = NI, nj = NJ, nk = NK, np = NP;");
         w.line("(void)ni, (void)nj, (void)nk, (void)np;");
@@ -272,6 +292,7 @@ impl<'o> Gen<'o> {
         w.line("return 0;");
         w.close();
         w.s.replacen("@USED@", &self.used.to_string(), 1)
+            .replacen("@FUNCS@\n", &self.funcs, 1)
     }
 
     /// A sequence of items in one scope; `enter data` items get their `exit data` in the
@@ -290,6 +311,10 @@ impl<'o> Gen<'o> {
                 (Feature::Data, Item::Data),
                 (Feature::EnterExit, Item::Enter),
                 (Feature::Reduce, Item::Reduce),
+                (Feature::Atomic, Item::Atomic),
+                (Feature::Routine, Item::Routine),
+                (Feature::Finalize, Item::Finalize),
+                (Feature::IfPresent, Item::IfPresent),
             ] {
                 if self.opts.has(f) {
                     forced.push(it);
@@ -310,6 +335,11 @@ impl<'o> Gen<'o> {
                 self.random_item(depth)
             };
             match item {
+                // A plain region is sometimes the start of an async group (which costs no
+                // more regions than the items it replaces: CI time).
+                Item::Parallel if self.opts.has(Feature::Async) && self.rng.chance(35) => {
+                    self.async_group(w)
+                }
                 Item::Parallel => {
                     let (cl, used) = self.parallel_region(w, None, None);
                     self.apply_compute(&cl, &used, None);
@@ -331,6 +361,16 @@ impl<'o> Gen<'o> {
                     self.update_item(w);
                 }
                 Item::Reduce => self.reduce_region(w),
+                Item::Atomic => self.atomic_region(w),
+                // Skipped when an atomic region already called a routine (CI time).
+                Item::Routine if self.used.has(Feature::Routine) => {}
+                Item::Routine => self.routine_region(w),
+                Item::Finalize => {
+                    self.finalize_item(w);
+                }
+                Item::IfPresent => {
+                    self.ifpresent_item(w);
+                }
             }
             if !pending.is_empty() && self.rng.chance(35) {
                 let k = self.rng.below(pending.len() as u64) as usize;
@@ -380,6 +420,9 @@ impl<'o> Gen<'o> {
             ),
             (Item::Param, 1),
             (Item::Reduce, if o.has(Feature::Reduce) { 6 } else { 0 }),
+            // Atomic and routine regions come once per program, from the forced items.
+            (Item::Finalize, if o.has(Feature::Finalize) { 1 } else { 0 }),
+            (Item::IfPresent, if o.has(Feature::IfPresent) { 1 } else { 0 }),
             (
                 Item::Update,
                 if o.has(Feature::Update) && present {

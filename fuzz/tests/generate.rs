@@ -53,6 +53,21 @@ fn marker(f: Feature, text: &str) -> bool {
                 || has("< np")
                 || has("- 1;")
         }
+        Feature::Atomic => has("#pragma acc atomic"),
+        Feature::Routine => has("#pragma acc routine"),
+        Feature::Async => has(" async(") && has("wait"),
+        Feature::Finalize => {
+            has(" finalize")
+                || text.lines().any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("acc_copyout_finalize(") || l.starts_with("acc_delete_finalize(")
+                })
+        }
+        Feature::IfPresent => has(" if_present"),
+        Feature::Api => text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with("acc_") || l.starts_with("printf(\"present ")
+        }),
         // Semantic features without a unique spelling: checked through `used` only.
         Feature::Comm | Feature::Single => true,
     }
@@ -68,6 +83,8 @@ fn each_feature_alone_is_generated_and_nothing_else() {
             Feature::Update => feats("data,update"),
             // Tiled nests are collapsed nests written with tile instead.
             Feature::Tile => feats("collapse,tile"),
+            // The acc_* routines spell enter/exit data and updates.
+            Feature::Api => feats("enterexit,api"),
             _ => feats(f.name()),
         };
         let mut seen = false;

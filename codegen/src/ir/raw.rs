@@ -333,3 +333,9 @@ pub fn di_line_directives_only(m: LLVMModuleRef) {
     // SAFETY: live module owned by the caller, not being iterated.
     unsafe { accc_di_line_directives_only(m) }
 }
+
+/// The operation of an `atomicrmw` instruction.
+pub fn atomic_rmw_op(v: LLVMValueRef) -> llvm_sys::LLVMAtomicRMWBinOp {
+    // SAFETY: a live `atomicrmw` instruction (callers check the opcode).
+    unsafe { LLVMGetAtomicRMWBinOp(v) }
+}

@@ -87,6 +87,11 @@ impl<'ctx> Value<'ctx> {
     }
     /// An atomic memory operation: `atomicrmw`, `cmpxchg`, or a `load`/`store` with an
     /// atomic ordering (what the C `__atomic_*` builtins compile to).
+    /// The operation of an `atomicrmw` instruction.
+    pub fn atomic_rmw_op(self) -> llvm_sys::LLVMAtomicRMWBinOp {
+        debug_assert_eq!(self.opcode(), Some(Opcode::LLVMAtomicRMW));
+        raw::atomic_rmw_op(self.raw())
+    }
     pub fn is_atomic_access(self) -> bool {
         match self.opcode() {
             Some(Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
