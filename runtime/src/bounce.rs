@@ -20,6 +20,10 @@
 //! come from chunks of page-locked memory per device, allocated when none is free and kept
 //! for the process.
 //!
+//! An undelivered download's host range is recorded until its host function has run: a later
+//! copy to the device of overlapping host bytes waits for its queue first (mem.rs), so an
+//! async `copyout` then `copyin` of one array on one queue uploads what was downloaded.
+//!
 //! The cost: a download's host function holds the queue's later work until a driver thread
 //! has run it (microseconds), where the plain copy held the host until the queue got there.
 //!
@@ -92,6 +96,27 @@ fn take() -> Result<(usize, &'static Slots), CuError> {
     Ok((chunk, slots))
 }
 
+/// Host ranges `[start, end)` that downloads still have to deliver (their host function has
+/// not run yet), one entry per download.
+static UNDELIVERED: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+fn undelivered() -> std::sync::MutexGuard<'static, Vec<(usize, usize)>> {
+    UNDELIVERED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether host bytes `[start, start + len)` overlap a download not delivered yet: a copy
+/// that reads them at the call (an upload here, or the driver's staging of a pageable one)
+/// must first let the queue deliver it (the queue's order: an async `copyout` then a
+/// `copyin` of the same array on one queue must upload what was downloaded).
+pub fn awaits_delivery(start: usize, len: usize) -> bool {
+    overlaps(&undelivered(), start, len)
+}
+
+fn overlaps(ranges: &[(usize, usize)], start: usize, len: usize) -> bool {
+    let end = start.saturating_add(len);
+    ranges.iter().any(|&(s, e)| s < end && start < e)
+}
+
 /// What the host function does once the stream reaches it.
 struct Pending {
     slot: usize,
@@ -108,6 +133,12 @@ unsafe extern "C" fn finish(data: *mut c_void) {
     // SAFETY: the slot holds `len` bytes the stream copied in before this call; `dst` is
     // writable until the queue is done (the caller's guarantee in `download`).
     unsafe { std::ptr::copy_nonoverlapping(p.slot as *const u8, dst as *mut u8, len) }
+    {
+        let mut u = undelivered();
+        if let Some(k) = u.iter().position(|&r| r == (dst, dst + len)) {
+            u.swap_remove(k);
+        }
+    }
     p.slots.lock().unwrap_or_else(|e| e.into_inner()).free.push(p.slot);
 }
 
@@ -147,6 +178,7 @@ pub unsafe fn download(dst: *mut c_void, src: DevPtr, len: usize, stream: Handle
     let (slot, slots) = take()?;
     // SAFETY: page-locked slot of `len` bytes, read by `finish` after the copy.
     unsafe { cuda::memcpy_dtoh_async(slot as *mut c_void, src, len, stream) }?;
+    undelivered().push((dst as usize, dst as usize + len));
     enqueue_finish(stream, Pending { slot, slots, deliver: (dst as usize, len) })
 }
 
@@ -160,6 +192,16 @@ mod tests {
         assert!(bounced(8));
         assert!(bounced(MAX));
         assert!(!bounced(MAX + 1));
+    }
+
+    #[test]
+    fn overlapping_ranges() {
+        let r = [(100, 108), (200, 300)];
+        assert!(overlaps(&r, 104, 2));
+        assert!(overlaps(&r, 96, 8), "ends inside");
+        assert!(!overlaps(&r, 92, 8), "ends where the range starts");
+        assert!(!overlaps(&r, 108, 92), "starts where the range ends");
+        assert!(overlaps(&r, 0, 1000), "covers both");
     }
 
     #[test]

@@ -219,7 +219,12 @@ pub fn recycle(p: DevPtr, what: &str) {
 /// # Safety
 /// As for [`copy_to_device`]; `dst..dst+len` stays allocated until the queue has done it.
 pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: usize, what: &str) {
-    match queue::stream(q) {
+    let stream = queue::stream(q);
+    // Both paths read `src` at the call: a download of the queue still to land there goes first.
+    if let Some(s) = stream.filter(|_| bounce::awaits_delivery(src as usize, len)) {
+        cuda::stream_synchronize(s).unwrap_or_else(|e| e.fail(what));
+    }
+    match stream {
         // SAFETY: forwarded caller guarantees.
         Some(s) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
