@@ -357,22 +357,31 @@ impl<'ctx> Region<'ctx> {
 
 /// Makes the region's own computations of an element item's address (`s[q]`) the clause's
 /// (element_address.rs): a construct's item from its clause to the kernel's return, a loop's
-/// inside the loop.
-fn unify_element_addresses<'ctx>(k: Value<'ctx>, construct: &[Reduction<'ctx>], loops: &[LoopInput<'ctx>]) -> Result<()> {
+/// inside the loop. Items that name the same element (the construct's `reduction(+: s[q])`
+/// and a loop's) get one address, the earliest that dominates the others: the returned map
+/// takes each item's address to it, so that they are one variable to `propagate`. No item's
+/// own address is replaced (another item still names it).
+fn unify_element_addresses<'ctx>(k: Value<'ctx>, construct: &[Reduction<'ctx>], loops: &[LoopInput<'ctx>]) -> Result<HashMap<Value<'ctx>, Value<'ctx>>> {
     let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").and_then(|b| b.terminator()).ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
-    for r in construct {
-        if r.var.base.is_instruction() && r.var.base.parent_function() == k {
-            let reg = Region::new(r.var.base, ret);
-            crate::element_address::unify(k, r.var.base, |i| reg.contains(i));
-        }
-    }
+    let in_kernel = |v: Value<'ctx>| v.is_instruction() && v.parent_function() == k;
+    let mut items: Vec<(Value<'ctx>, Region<'ctx>)> = construct.iter().filter(|r| in_kernel(r.var.base)).map(|r| (r.var.base, Region::new(r.var.base, ret))).collect();
     for l in loops {
-        let reg = Region::new(l.begin, l.end);
-        for r in &l.items {
-            crate::element_address::unify(k, r.var.base, |i| reg.contains(i));
+        items.extend(l.items.iter().filter(|r| in_kernel(r.var.base)).map(|r| (r.var.base, Region::new(l.begin, l.end))));
+    }
+    let own: HashSet<Value<'ctx>> = items.iter().map(|(b, _)| *b).collect();
+    let cfg = crate::cfg::FunctionCfg::new(k);
+    let mut canon: HashMap<Value<'ctx>, Value<'ctx>> = HashMap::new();
+    for (i, (base, reg)) in items.iter().enumerate() {
+        let first = items[..i].iter().map(|(e, _)| canon[e]).find(|&e| e != *base && crate::element_address::same_address(k, e, *base) && cfg.dominates_inst(e, *base));
+        let c = first.unwrap_or(*base);
+        canon.insert(*base, c);
+        crate::element_address::unify(k, c, |x| reg.contains(x) && !own.contains(&x));
+        if c != *base {
+            // This item's own address: its uses (the clause's) become the shared one's.
+            base.replace_uses_where(c, |u| u.is_instruction() && u.parent_function() == k);
         }
     }
-    Ok(())
+    Ok(canon)
 }
 
 /// Whether the variable's storage is the thread's own (an alloca of the kernel).
@@ -386,12 +395,13 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
         return Ok(Summary::default());
     }
-    unify_element_addresses(k, construct, loops)?;
+    let canon = unify_element_addresses(k, construct, loops)?;
+    let canon = |v: Value<'ctx>| canon.get(&v).copied().unwrap_or(v);
     let mut shapes: HashMap<Value, Shape> = HashMap::new();
     for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
         shapes.insert(r.var.base, shape_of(r, loc)?);
     }
-    let item = |r: &Reduction<'ctx>| Item { key: key_of(k, r.var.base), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
+    let item = |r: &Reduction<'ctx>| Item { key: key_of(k, canon(r.var.base)), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
     let regions: Vec<Region> = loops.iter().map(|l| Region::new(l.begin, l.end)).collect();
     let construct_items: Vec<Item<Value>> = dedup(construct.iter().map(item).collect());
     let loop_items: Vec<Vec<Item<Value>>> = loops.iter().map(|l| l.items.iter().map(item).collect()).collect();

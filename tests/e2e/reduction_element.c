@@ -30,6 +30,19 @@ int main(void) {
     }
   }
 
+  /* The same element named by the construct and by its loop (fuzz seed 13: the pass
+   * crashed, one item's address replaced by the other's and erased). */
+  double t[3] = {0.5, 0.0, 2.0};
+  int r = 1;
+#pragma acc parallel reduction(+ : t[r]) copyin(x)
+  {
+#pragma acc loop gang vector reduction(+ : t[r])
+    for (int i = 0; i < N; i++) t[r] += x[i] + t[0];
+  }
+  double want_t = 0;
+  for (int i = 0; i < N; i++) want_t += x[i] + 0.5;
+  CHECK(t[1] == want_t && t[0] == 0.5 && t[2] == 2.0, "t = {%g, %.17g, %g}, want t[1] = %.17g", t[0], t[1], t[2], want_t);
+
   double want = 10.0;
   for (int i = 0; i < N; i++) want += x[i] * 1.5 + x[(i + 1) % N] * 3.0;
   CHECK(s[2] == want, "s[2] = %.17g, want %.17g", s[2], want);
