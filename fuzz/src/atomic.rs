@@ -142,14 +142,7 @@ impl Gen<'_> {
 
         // The nest, body first.
         let mut body = W::new(w.ind);
-        let gi = self.new_var(Ext::I);
-        let gr = self.range(Ext::I, false);
-        body.open(self.pheader(&gi, &gr));
-        cx.vars.push(Var {
-            name: gi.clone(),
-            ext: Some(Ext::I),
-            max: gr.hi - 1,
-        });
+        self.open_i_loop(&mut body, &mut cx);
         let gang_stmts = if inner.is_empty() {
             self.rng.range(1, 4)
         } else {

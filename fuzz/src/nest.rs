@@ -172,6 +172,16 @@ impl Gen<'_> {
         self.fresh(ext.letter())
     }
 
+    /// Opens in `body` a loop over dimension I (an item's gang loop; its directive written
+    /// by the caller before) and lets the expressions of `cx` use its variable; returns it.
+    pub(crate) fn open_i_loop(&mut self, body: &mut crate::writer::W, cx: &mut crate::expr::Ctx) -> String {
+        let gi = self.new_var(Ext::I);
+        let gr = self.range(Ext::I, false);
+        body.open(self.pheader(&gi, &gr));
+        cx.vars.push(crate::expr::Var { name: gi.clone(), ext: Some(Ext::I), max: gr.hi - 1 });
+        gi
+    }
+
     pub(crate) fn launch_clauses(&mut self, worker: bool) -> Vec<String> {
         let mut v = Vec::new();
         if !self.opts.has(Feature::Launch) {

@@ -34,14 +34,7 @@ impl Gen<'_> {
         let seq = self.seq_routine(&mut cx);
         let kind = *self.rng.pick(&["seq", "seq", "vector", "worker"]);
         let mut body = W::new(w.ind);
-        let gi = self.new_var(Ext::I);
-        let gr = self.range(Ext::I, false);
-        body.open(self.pheader(&gi, &gr));
-        cx.vars.push(Var {
-            name: gi.clone(),
-            ext: Some(Ext::I),
-            max: gr.hi - 1,
-        });
+        let gi = self.open_i_loop(&mut body, &mut cx);
         let mut loop_words = "gang".to_string();
         let worker;
         if kind == "seq" {
