@@ -32,13 +32,8 @@ pub fn unify<'ctx>(k: Value<'ctx>, addr: Value<'ctx>, within: impl Fn(Value<'ctx
     }
 }
 
-/// Whether addresses `a` and `b` are computed by the same expression in kernel `k`.
-pub fn same_address<'ctx>(k: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> bool {
-    same(k, a, b)
-}
-
-/// Whether `a` and `b` compute the same value by the same expression in kernel `k`.
-fn same<'ctx>(k: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> bool {
+/// Whether `a` and `b` compute the same value (an address) by the same expression in kernel `k`.
+pub fn same<'ctx>(k: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> bool {
     if a == b {
         return true;
     }

@@ -129,7 +129,7 @@ fn insert_yields<'ctx>(emu: Module<'ctx>) -> Result<()> {
                     let next = i.next_instruction().expect("a store is never a terminator");
                     b.position_before(next);
                     b.call(f_yield, &[], "");
-                } else if i.opcode() == Some(Opcode::LLVMStore) && !points_into_private(addr) {
+                } else if i.opcode() == Some(Opcode::LLVMStore) && !crate::guard::is_private(addr) {
                     b.position_before(i);
                     b.call(f_yield_global, &[], "");
                 }
@@ -137,19 +137,6 @@ fn insert_yields<'ctx>(emu: Module<'ctx>) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// Whether pointer `p` is certainly the thread's own: derived through casts and GEPs from
-/// an alloca (a private variable, a reduction's copy).
-fn points_into_private<'ctx>(p: Value<'ctx>) -> bool {
-    let mut v = p;
-    loop {
-        match v.opcode() {
-            Some(Opcode::LLVMAlloca) => return true,
-            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast) => v = v.operand(0),
-            _ => return false,
-        }
-    }
 }
 
 /// Whether pointer `p` may be derived (through casts, GEPs, phis and selects) from a global

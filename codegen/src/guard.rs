@@ -287,8 +287,8 @@ fn is_shared_combine<'ctx>(i: Value<'ctx>) -> bool {
     i.called_name().is_some_and(|n| n.starts_with(crate::reduction::COMBINE_PREFIX)) && !is_private(i.call_arg(0))
 }
 
-/// The pointer is into the thread's own private memory (an alloca).
-fn is_private<'ctx>(p: Value<'ctx>) -> bool {
+/// The pointer is into the thread's own private memory (an alloca), through GEPs and casts.
+pub(crate) fn is_private<'ctx>(p: Value<'ctx>) -> bool {
     strip_to_object(p).is_alloca()
 }
 

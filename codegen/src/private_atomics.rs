@@ -11,20 +11,6 @@
 use crate::ir::{Builder, IntPred, Module, Opcode, Value};
 use llvm_sys::LLVMAtomicRMWBinOp as Rmw;
 
-/// Whether `p` points into an `alloca` of its function (thread-private memory).
-fn on_alloca(mut p: Value<'_>) -> bool {
-    for _ in 0..64 {
-        if p.is_alloca() {
-            return true;
-        }
-        match p.opcode() {
-            Some(Opcode::LLVMGetElementPtr | Opcode::LLVMAddrSpaceCast | Opcode::LLVMBitCast) => p = p.operand(0),
-            _ => return false,
-        }
-    }
-    false
-}
-
 /// Rewrites every atomic on thread-private memory of `dev` as plain loads and stores;
 /// returns whether it changed anything.
 pub fn lower<'ctx>(dev: Module<'ctx>) -> bool {
@@ -33,7 +19,7 @@ pub fn lower<'ctx>(dev: Module<'ctx>) -> bool {
         for blk in f.blocks() {
             for i in blk.instructions() {
                 match i.opcode() {
-                    Some(Opcode::LLVMAtomicCmpXchg | Opcode::LLVMAtomicRMW) if on_alloca(i.operand(0)) => todo.push(i),
+                    Some(Opcode::LLVMAtomicCmpXchg | Opcode::LLVMAtomicRMW) if crate::guard::is_private(i.operand(0)) => todo.push(i),
                     _ => {}
                 }
             }

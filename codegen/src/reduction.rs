@@ -363,16 +363,20 @@ impl<'ctx> Region<'ctx> {
 /// own address is replaced (another item still names it).
 fn unify_element_addresses<'ctx>(k: Value<'ctx>, construct: &[Reduction<'ctx>], loops: &[LoopInput<'ctx>]) -> Result<HashMap<Value<'ctx>, Value<'ctx>>> {
     let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").and_then(|b| b.terminator()).ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
-    let in_kernel = |v: Value<'ctx>| v.is_instruction() && v.parent_function() == k;
-    let mut items: Vec<(Value<'ctx>, Region<'ctx>)> = construct.iter().filter(|r| in_kernel(r.var.base)).map(|r| (r.var.base, Region::new(r.var.base, ret))).collect();
+    // Scalars and whole arrays (allocas, parameters) have one address already.
+    let element = |v: Value<'ctx>| v.is_instruction() && v.opcode() == Some(crate::ir::Opcode::LLVMGetElementPtr) && v.parent_function() == k;
+    let mut items: Vec<(Value<'ctx>, Region<'ctx>)> = construct.iter().filter(|r| element(r.var.base)).map(|r| (r.var.base, Region::new(r.var.base, ret))).collect();
     for l in loops {
-        items.extend(l.items.iter().filter(|r| in_kernel(r.var.base)).map(|r| (r.var.base, Region::new(l.begin, l.end))));
+        items.extend(l.items.iter().filter(|r| element(r.var.base)).map(|r| (r.var.base, Region::new(l.begin, l.end))));
+    }
+    if items.is_empty() {
+        return Ok(HashMap::new());
     }
     let own: HashSet<Value<'ctx>> = items.iter().map(|(b, _)| *b).collect();
     let cfg = crate::cfg::FunctionCfg::new(k);
     let mut canon: HashMap<Value<'ctx>, Value<'ctx>> = HashMap::new();
     for (i, (base, reg)) in items.iter().enumerate() {
-        let first = items[..i].iter().map(|(e, _)| canon[e]).find(|&e| e != *base && crate::element_address::same_address(k, e, *base) && cfg.dominates_inst(e, *base));
+        let first = items[..i].iter().map(|(e, _)| canon[e]).find(|&e| e != *base && crate::element_address::same(k, e, *base) && cfg.dominates_inst(e, *base));
         let c = first.unwrap_or(*base);
         canon.insert(*base, c);
         crate::element_address::unify(k, c, |x| reg.contains(x) && !own.contains(&x));

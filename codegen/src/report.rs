@@ -487,12 +487,12 @@ impl Report {
 
 /// On a launch of one gang the across-gangs combine has one partial: say so rather than
 /// "per-gang partials" (a `kernels loop reduction` that stayed sequential, `serial`).
-fn one_gang_reductions(gangs: &str, notes: &[crate::reduction::Note]) -> Vec<crate::reduction::Note> {
+fn one_gang_reductions(one_gang: bool, notes: &[crate::reduction::Note]) -> Vec<crate::reduction::Note> {
     notes
         .iter()
         .map(|n| {
             let mut n = n.clone();
-            if gangs.starts_with("one gang") && n.span == "gangs" {
+            if one_gang && n.span == "gangs" {
                 n.span = "one gang".into();
                 n.strategy = "the kernel runs one gang: its result is combined into the variable once".into();
             }
@@ -527,13 +527,15 @@ pub fn attach_unmarked(notes: &mut [RegionNote], unmarked: &[(String, Loc, Strin
 fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     let d = &r.directive;
     let find = |f: &dyn Fn(&Clause<'ctx>) -> bool| d.clauses.iter().any(f);
+    let num_gangs = find(&|c| matches!(c, Clause::NumGangs(_)));
+    let one_gang = r.compute.is_sequential() || (!num_gangs && !p.loops.iter().any(|l| l.assigned.gang));
     let gangs = if r.compute.is_sequential() {
         "one gang".to_string()
     } else if find(&|c| matches!(c, Clause::NumGangs(v) if v.len() > 1)) {
         "num_gangs from the clause (a grid of several gang dimensions)".to_string()
-    } else if find(&|c| matches!(c, Clause::NumGangs(_))) {
+    } else if num_gangs {
         "num_gangs from the clause".to_string()
-    } else if !p.loops.iter().any(|l| l.assigned.gang) {
+    } else if one_gang {
         "one gang (no gang loop, no num_gangs)".to_string()
     } else if p.gang_dims.iter().any(|d| *d > 1) {
         let used: Vec<String> = (1..=3u8).filter(|d| p.gang_dims.contains(d)).map(|d| d.to_string()).collect();
@@ -565,7 +567,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
         }
     }
-    let reductions = one_gang_reductions(&gangs, &p.reductions);
+    let reductions = one_gang_reductions(one_gang, &p.reductions);
     RegionNote {
         function: d.function.name(),
         loc: d.loc.clone(),

@@ -79,10 +79,7 @@ impl Gen<'_> {
     /// One atomic region (see the module doc).
     pub fn atomic_region(&mut self, w: &mut W) {
         self.mark(Feature::Atomic);
-        let mut cx = self.device_ctx(None);
-        for a in cx.arrays.iter_mut() {
-            a.writable = false;
-        }
+        let mut cx = self.read_only_device_ctx();
         let nest = self.opts.has(Feature::Nest);
         let inner = if nest {
             *self

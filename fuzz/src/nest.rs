@@ -66,6 +66,15 @@ pub struct LoopOut {
 
 impl Gen<'_> {
     /// Context for device code: program arrays readable/writable per the data state.
+    /// A device context whose program arrays the item only reads (it writes arrays of its own).
+    pub fn read_only_device_ctx(&self) -> Ctx {
+        let mut cx = self.device_ctx(None);
+        for a in cx.arrays.iter_mut() {
+            a.writable = false;
+        }
+        cx
+    }
+
     pub fn device_ctx(&self, only: Option<&[usize]>) -> Ctx {
         let mut cx = Ctx::default();
         for (a, arr) in self.arrays.iter().enumerate() {

@@ -20,10 +20,7 @@ impl Gen<'_> {
     /// One routine region (see the module doc).
     pub fn routine_region(&mut self, w: &mut W) {
         self.mark(Feature::Routine);
-        let mut cx = self.device_ctx(None);
-        for a in cx.arrays.iter_mut() {
-            a.writable = false;
-        }
+        let mut cx = self.read_only_device_ctx();
         let ext = *self.rng.pick(&[Ext::J, Ext::J, Ext::K]);
         let out = self.fresh("rt");
         let m = ext.mac();
