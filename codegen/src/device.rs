@@ -31,10 +31,8 @@ const DEVICE_RUNTIME: &str = include_str!("../../runtime-ir/nvptx.ll");
 pub struct KernelPlan {
     pub name: String,
     pub shape: LaunchShape,
-    /// Per gang dimension (1 to 3), the trip count of the first loop partitioned over it, over
-    /// the kernel's parameters, and how many of its iterations one gang takes per round (its
-    /// worker/vector levels).
-    pub gang_trips: [Option<(Expr, Levels)>; 3],
+    /// Per gang dimension (1 to 3), the first loop partitioned over it: what sizes the grid.
+    pub gang_trips: [Option<GangTrip>; 3],
     /// The gang dimensions (`gang(dim:)`) of the kernel's gang loops, in loop order.
     pub gang_dims: Vec<u8>,
     /// Gang dimensions (bit d-1) the kernel runs one gang in (reduction.rs `row_reduction_dims`).
@@ -56,6 +54,17 @@ pub struct KernelPlan {
     pub link_slot: bool,
     /// Per `cache` item, what the compile report says (cache.rs).
     pub caches: Vec<crate::cache::Note>,
+}
+
+/// A loop spread over the gangs of one dimension, as the host stub sizes the grid for it.
+#[derive(Clone, Debug)]
+pub struct GangTrip {
+    /// Its trip count, over the kernel's parameters.
+    pub trip: Expr,
+    /// Its levels: a gang takes an iteration per worker and lane (of those it has) per round.
+    pub levels: Levels,
+    /// Iterations each thread runs per round (`cache` windows, cache.rs), 1 otherwise.
+    pub per_thread: u64,
 }
 
 /// `accrt_kernel.flags` bit: the kernel uses worker-scope synchronisation, so the runtime
@@ -540,9 +549,15 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     // After the private arrays (a hint takes the shared memory they leave), before guard
     // (the cache markers are calls it would otherwise make single-lane).
     let tiles = crate::cache::Limits { threads: block_threads(r, shape), shared_bytes: crate::privatize::SHARED_LIMIT.saturating_sub(placed.bytes), sync: opts.sync };
-    let (caches, cache_worker_sync) = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
-    let worker_sync = red.worker_sync | placed.per_worker | cache_worker_sync | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
-    let gang_trips = parts.gang_trips.map(|t| t.and_then(|(total, lv)| extract(total, k).map(|e| (e, lv))));
+    let cached = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
+    let worker_sync = red.worker_sync | placed.per_worker | cached.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
+    let gang_trips = parts.gang_trips.map(|t| {
+        t.and_then(|(total, levels)| {
+            let per_thread = cached.gang_loops.iter().find(|(v, _)| *v == total).map_or(1, |(_, p)| *p);
+            extract(total, k).map(|trip| GangTrip { trip, levels, per_thread })
+        })
+    });
+    let caches = cached.notes;
     let gang_dims: Vec<u8> = descs.iter().zip(&levels).filter(|(_, lv)| lv.gang).map(|((d, _, _), _)| d.gang_dim).collect();
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
     // A row reduction keeps its dimension to one gang, which num_gangs cannot then size.

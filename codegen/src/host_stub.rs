@@ -305,14 +305,14 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
         }
         // The gangs the loop's iterations fill, its workers and lanes taking one each per
         // round; the runtime's default when the host cannot compute the trip count.
-        if let Some(g) = plan.gang_trips[d].as_ref().and_then(|(e, levels)| {
-            let trip = expr::emit(e, b, ctx, host_vals)?;
+        if let Some(g) = plan.gang_trips[d].as_ref().and_then(|g| {
+            let trip = expr::emit(&g.trip, b, ctx, host_vals)?;
             let trip = b.sext_or_trunc(trip, i64t);
-            let mut per = i64t.const_int(1);
-            if levels.worker {
+            let mut per = i64t.const_int(g.per_thread);
+            if g.levels.worker {
                 per = b.mul(per, workers);
             }
-            if levels.vector {
+            if g.levels.vector {
                 per = b.mul(per, vector);
             }
             let one = i64t.const_int(1);

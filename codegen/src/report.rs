@@ -401,9 +401,10 @@ pub fn render_json(source: &str, regions: &[RegionNote], usage: &[Usage]) -> Jso
                 .caches
                 .iter()
                 .map(|c| match &c.outcome {
-                    crate::cache::Outcome::Shared { rows, width, elem_bytes, copies, loads, checked } => json!({
+                    crate::cache::Outcome::Shared { rows, width, elem_bytes, copies, per_thread, loads, checked } => json!({
                         "location": loc_json(&c.loc), "item": c.item, "placement": "shared",
-                        "rows": rows, "width": width, "element_bytes": elem_bytes, "copies": copies, "bytes": rows * width * elem_bytes * copies, "loads": loads, "checked_loads": checked,
+                        "rows": rows, "width": width, "element_bytes": elem_bytes, "copies": copies, "bytes": rows * width * elem_bytes * copies,
+                        "iterations_per_thread": per_thread, "loads": loads, "checked_loads": checked,
                     }),
                     crate::cache::Outcome::Global(why) => json!({ "location": loc_json(&c.loc), "item": c.item, "placement": "global", "reason": why }),
                 })
@@ -540,8 +541,11 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     } else if p.gang_dims.iter().any(|d| *d > 1) {
         let used: Vec<String> = (1..=3u8).filter(|d| p.gang_dims.contains(d)).map(|d| d.to_string()).collect();
         format!("gangs in dimensions {} of the grid, enough for each gang loop's iterations", used.join(" and "))
-    } else if p.gang_trips[0].is_some() {
-        "gangs enough for the gang loop's iterations".to_string()
+    } else if let Some(g) = &p.gang_trips[0] {
+        match g.per_thread {
+            1 => "gangs enough for the gang loop's iterations".to_string(),
+            n => format!("gangs enough for the gang loop's iterations, {n} per thread (cache windows)"),
+        }
     } else {
         "gangs chosen by the runtime".to_string()
     };

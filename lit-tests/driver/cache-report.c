@@ -7,8 +7,8 @@
 // RUN: python3 -m json.tool %t/cache.accinfo.json | FileCheck %s --check-prefix=JSON
 
 // CHECK-LABEL: cache-report.c: stencil1:
-// CHECK: {{^}}         [[@LINE+7]], Caching a[i-1:3] in shared memory: 1 x 258 elements of 8 bytes (2064 bytes) per window of the vector loop, read by 3 loads of the body
-// CHECK: Kernel stencil1_l{{[0-9]+}} for sm_90: {{[0-9]+}} registers, 2064 bytes shared memory
+// CHECK: {{^}}         [[@LINE+7]], Caching a[i-1:3] in shared memory: 1 x 2050 elements of 8 bytes (16400 bytes) per window of the vector loop (8 iterations per thread), read by 3 loads of the body
+// CHECK: Kernel stencil1_l{{[0-9]+}} for sm_90: {{[0-9]+}} registers, 16400 bytes shared memory
 // JSON: "item": "a[i-1:3]",
 // JSON: "placement": "shared",
 void stencil1(int n, const double *a, double *b) {
@@ -21,7 +21,7 @@ void stencil1(int n, const double *a, double *b) {
 
 // A constant vector_length sizes the tile: 64 lanes of a[i-4:9] take 72 columns.
 // CHECK-LABEL: cache-report.c: wide:
-// CHECK: {{^}}         [[@LINE+4]], Caching a[i-4:9] in shared memory: 1 x 72 elements of 4 bytes (288 bytes) per window of the vector loop, read by 1 load where its index falls inside the section (checked at run time)
+// CHECK: {{^}}         [[@LINE+4]], Caching a[i-4:9] in shared memory: 1 x 520 elements of 4 bytes (2080 bytes) per window of the vector loop (8 iterations per thread), read by 1 load where its index falls inside the section (checked at run time)
 void wide(int n, const float *a, float *b) {
 #pragma acc parallel loop vector_length(64) copyin(a[0:n]) copy(b[0:n])
   for (int i = 4; i < n - 4; i++) {
@@ -34,7 +34,7 @@ void wide(int n, const float *a, float *b) {
 
 // Two dimensions: three rows of a gang loop's j, the vector loop's columns.
 // CHECK-LABEL: cache-report.c: five_point:
-// CHECK: {{^}}         [[@LINE+6]], Caching a[j-1:3][i-1:3] in shared memory: 3 x 258 elements of 8 bytes (6192 bytes) per window of the vector loop, read by 5 loads of the body
+// CHECK: {{^}}         [[@LINE+6]], Caching a[j-1:3][i-1:3] in shared memory: 3 x 514 elements of 8 bytes (12336 bytes) per window of the vector loop (2 iterations per thread), read by 5 loads of the body
 void five_point(int n, double (*a)[100], double (*b)[100]) {
 #pragma acc parallel loop gang copyin(a[0:n][0:100]) copy(b[0:n][0:100])
   for (int j = 1; j < n - 1; j++) {
@@ -77,7 +77,7 @@ void reasons(int n, int m, double *a, double *b, const double *c) {
 #pragma acc loop vector
     for (int i = 0; i < m; i++) {
 // A vector loop inside a worker loop: a tile per worker, of one warp's lanes.
-// CHECK: {{^}}         [[@LINE+1]], Caching a[j*m+i:1] in shared memory: 1 x 32 elements of 8 bytes (4096 bytes, a copy per worker (16 copies)) per window of the vector loop, read by 1 load of the body
+// CHECK: {{^}}         [[@LINE+1]], Caching a[j*m+i:1] in shared memory: 1 x 64 elements of 8 bytes (8192 bytes, a copy per worker (16 copies)) per window of the vector loop (2 iterations per thread), read by 1 load of the body
 #pragma acc cache(a[j*m+i:1])
       b[j] += a[j * m + i];
     }
@@ -107,7 +107,7 @@ void reasons(int n, int m, double *a, double *b, const double *c) {
 #pragma acc parallel loop copyin(a[0:n+1]) copy(b[0:n])
   for (int i = 0; i < n; i++) {
 // With readonly the call does not stop it.
-// CHECK: {{^}}         [[@LINE+1]], Caching a[i:2] in shared memory: 1 x 257 elements of 8 bytes (2056 bytes) per window of the vector loop, read by 2 loads of the body
+// CHECK: {{^}}         [[@LINE+1]], Caching a[i:2] in shared memory: 1 x 2049 elements of 8 bytes (16392 bytes) per window of the vector loop (8 iterations per thread), read by 2 loads of the body
 #pragma acc cache(readonly: a[i:2])
     b[i] = g(a[i] + a[i + 1]);
   }

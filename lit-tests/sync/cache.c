@@ -1,6 +1,7 @@
-// The PTX of cached stencils (codegen/src/cache.rs): a .shared tile per item, the window's
-// cooperative fill (global loads stored to shared memory), a barrier, the body's reads of
-// the section from shared memory only, a barrier before the next window. ptxas assembles it.
+// The PTX of cached stencils (codegen/src/cache.rs): a .shared tile per item (a window of
+// several iterations per thread: 8 x 256 + 2 doubles for three_point), a barrier before the
+// window's cooperative fill (global loads stored to shared memory), one after it, the body's
+// reads of the section from shared memory only. ptxas assembles it.
 // RUN: rm -rf %t && mkdir -p %t/nosync
 // RUN: %accc -O2 -save-temps -c %s -o %t/cache.o
 // RUN: FileCheck %s < %t/cache.ptx
@@ -9,7 +10,7 @@
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t/nosync/cache.ptx
 
 // CHECK-LABEL: .entry three_point_l{{[0-9]+}}(
-// CHECK: .shared .align 8 .b8 [[TILE:acc_\$_cache_\$_a[0-9]*]][2064];
+// CHECK: .shared .align 8 .b8 [[TILE:acc_\$_cache_\$_a[0-9]*]][16400];
 // CHECK: bar.sync 0;
 // CHECK: ld.global.b64
 // CHECK: st.shared.b64
@@ -32,9 +33,9 @@ void three_point(int n, const double *a, double *b) {
   }
 }
 
-// Three rows of a 2-D section: three fills per window, five shared reads per iteration.
+// Three rows of a 2-D section, filled together; five shared reads per iteration.
 // CHECK-LABEL: .entry five_point_l{{[0-9]+}}(
-// CHECK: .shared .align 4 .b8 {{acc_\$_cache_\$_u[0-9]*}}[3096];
+// CHECK: .shared .align 4 .b8 {{acc_\$_cache_\$_u[0-9]*}}[12312];
 // CHECK: bar.sync 0;
 // CHECK-COUNT-3: st.shared.b32
 // CHECK: bar.sync 0;
@@ -57,7 +58,7 @@ void five_point(int n, const float (*u)[131], float (*v)[131]) {
 // A vector loop inside a worker loop: a tile per worker (16 copies) and worker barriers
 // (bar.warp.sync: the runtime gives such kernels workers of one warp).
 // CHECK-LABEL: .entry per_worker_l{{[0-9]+}}(
-// CHECK: .shared .align 8 .b8 {{acc_\$_cache_\$_a[0-9]*}}[4352];
+// CHECK: .shared .align 8 .b8 {{acc_\$_cache_\$_a[0-9]*}}[8448];
 // CHECK-NOT: bar.sync
 // CHECK: bar.warp.sync -1;
 // CHECK: ld.global.b64
