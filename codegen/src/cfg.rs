@@ -198,6 +198,17 @@ impl<'ctx> FunctionCfg<'ctx> {
         FunctionCfg { blocks, index, graph, idom, post_idom }
     }
 
+    /// The function whose blocks these are.
+    pub fn function(&self) -> Value<'ctx> {
+        self.blocks[0].parent()
+    }
+
+    /// The blocks that branch to `b`.
+    pub fn predecessors(&self, b: Block<'ctx>) -> Vec<Block<'ctx>> {
+        let i = self.index[&b];
+        self.blocks.iter().enumerate().filter(|(j, _)| self.graph.succ[*j].contains(&i)).map(|(_, p)| *p).collect()
+    }
+
     pub fn dominates(&self, a: Block<'ctx>, b: Block<'ctx>) -> bool {
         tree_dominates(&self.idom, self.index[&a], self.index[&b])
     }

@@ -678,6 +678,21 @@ fn reductions<'ctx>(
     let of = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(x) = c { Some(x.clone()) } else { None }).collect() };
     let privates = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Private(x) = c { Some(x.base) } else { None }).collect() };
     let construct: Vec<Reduction> = of(&r.directive.clauses).iter().filter_map(in_kernel).collect();
+    // Items without constant bounds are updated in place with atomics (atomic_reduction.rs),
+    // the construct's anywhere in the kernel, a loop's inside the loop; the rest get
+    // private copies.
+    let mut atomic_notes = Vec::new();
+    let mut atomic_plans = Vec::new();
+    let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
+        let (atomic, kept): (Vec<_>, Vec<_>) = items.into_iter().partition(|x| !crate::reduction::has_constant_shape(x));
+        for x in &atomic {
+            let storage = crate::reduction::key_of(k, x.var.base);
+            atomic_plans.push(crate::atomic_reduction::plan(k, storage, x, inside, loc)?);
+            atomic_notes.push(crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy: crate::atomic_reduction::STRATEGY.into() });
+        }
+        Ok(kept)
+    };
+    let construct = atomics(construct, &|_| true, &r.directive.loc, "the compute region")?;
     let mut inputs = Vec::new();
     if let (Some(b), Some(e)) = combined {
         inputs.push(crate::reduction::LoopInput {
@@ -693,18 +708,24 @@ fn reductions<'ctx>(
     }
     let first = inputs.len();
     for (i, d) in loops.iter().enumerate() {
+        let region = crate::reduction::Region::new(d.begin, d.end);
+        let items = atomics(of(&d.clauses), &|v| region.contains(v), &d.loc, &effective[first + i].describe())?;
         inputs.push(crate::reduction::LoopInput {
             begin: d.begin,
             end: d.end,
             loc: d.loc.clone(),
             levels: effective[first + i],
             parent: descs[first + i].0.parent,
-            items: of(&d.clauses),
+            items,
             private: privates(&d.clauses),
             gang_dim: descs[first + i].0.gang_dim,
         });
     }
-    let out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
+    for p in &atomic_plans {
+        crate::atomic_reduction::apply(dev, p);
+    }
+    let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
+    out.report.extend(atomic_notes);
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
     Ok(out)

@@ -23,6 +23,7 @@
 //! functions with unit tests; IR manipulation goes through the handle layer in `ir`, the
 //! only module with `unsafe` LLVM calls besides the target machine in `ptx`.
 
+pub mod atomic_reduction;
 pub mod cache;
 pub mod capture;
 pub mod cfg;

@@ -93,9 +93,10 @@ pub fn outline<'ctx>(
     let ctx = m.context();
     // Reductions combined across gangs, read before the region is split off: their variables
     // are `copy` (capture.rs), a pointer section gets a `copy` clause (reduction.rs).
-    let gang_items = crate::reduction::gang_level_items(d, loops, &FunctionCfg::new(d.function));
+    let cfg = FunctionCfg::new(d.function);
+    let gang_items = crate::reduction::gang_level_items(d, loops, &cfg);
     let mut implied = d.clone();
-    implied.clauses.extend(crate::reduction::implied_copies(&gang_items));
+    implied.clauses.extend(crate::reduction::implied_copies(&gang_items, d.last_header_call(), &cfg));
     let d = &implied;
     let DirectiveKind::Compute { kind: compute, .. } = d.kind else {
         return Err(AccError::internal("outline called on a non-compute directive"));

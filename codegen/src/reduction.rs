@@ -318,14 +318,14 @@ fn ir_type<'ctx>(m: Module<'ctx>, ty: ReductionType) -> Type<'ctx> {
 }
 
 /// Blocks of a loop directive's region: from its begin to its end.
-struct Region<'ctx> {
+pub(crate) struct Region<'ctx> {
     blocks: HashSet<Block<'ctx>>,
     begin: Value<'ctx>,
     end: Value<'ctx>,
 }
 
 impl<'ctx> Region<'ctx> {
-    fn new(begin: Value<'ctx>, end: Value<'ctx>) -> Region<'ctx> {
+    pub(crate) fn new(begin: Value<'ctx>, end: Value<'ctx>) -> Region<'ctx> {
         let (first, last) = (begin.parent_block(), end.parent_block());
         let mut blocks = HashSet::from([first]);
         let mut work = vec![first];
@@ -343,7 +343,7 @@ impl<'ctx> Region<'ctx> {
     }
 
     /// Whether instruction `i` lies between the begin and the end.
-    fn contains(&self, i: Value<'ctx>) -> bool {
+    pub(crate) fn contains(&self, i: Value<'ctx>) -> bool {
         use crate::cfg::FunctionCfg;
         if !i.is_instruction() || !self.blocks.contains(&i.parent_block()) {
             return false;
@@ -674,6 +674,13 @@ fn dedup<K: PartialEq>(items: Vec<Item<K>>) -> Vec<Item<K>> {
     out
 }
 
+/// Whether the item has the constant bounds its private copies need (else
+/// atomic_reduction.rs updates the variable in place).
+pub fn has_constant_shape(r: &Reduction<'_>) -> bool {
+    let v = &r.var;
+    Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()).is_some()
+}
+
 /// The item's elements; array reductions need constant bounds (the private copies live in
 /// registers or the thread's stack).
 fn shape_of(r: &Reduction<'_>, loc: &Loc) -> Result<Shape> {
@@ -686,7 +693,7 @@ fn shape_of(r: &Reduction<'_>, loc: &Loc) -> Result<Shape> {
 /// pointer parameter), or, for a section of a pointer variable (`p[0:n]` with `int *p`),
 /// the pointer: every load of the variable's slot becomes one load at the kernel's entry,
 /// since the slot is only set there (a captured pointer is never reassigned in the region).
-fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
+pub(crate) fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
     use crate::ir::Opcode;
     let is = |v: &Value<'ctx>, op: Opcode| v.opcode() == Some(op);
     let v = strip(base);
@@ -789,8 +796,13 @@ pub fn storage_root<'ctx>(mut v: Value<'ctx>) -> Value<'ctx> {
 /// A `copy` clause for each section of a pointer among `gang_items` (`reduction(+:h[0:n])`
 /// with `long *h`): the result must reach the array, and OpenACC gives such a section a
 /// `copy` (present or copy) on the construct. A variable's own storage is `copy` already
-/// (capture.rs).
-pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contract::Clause<'ctx>> {
+/// (capture.rs). A loop's clause is computed inside the region (`h[0:m]` on a gang loop
+/// loads `h` and `m` there): its operands are computed again before `before` (the
+/// construct's last header call) from the variables they load, when the region does not
+/// assign those; a section whose bounds cannot be gets no implied clause, and the
+/// construct's or an enclosing data clause must map it (the runtime's present check names
+/// it otherwise).
+pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Vec<crate::contract::Clause<'ctx>> {
     use crate::contract::{Clause, DataKind};
     gang_items
         .iter()
@@ -798,8 +810,52 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>]) -> Vec<crate::contra
             let storage = storage_root(r.var.base);
             !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument()
         })
-        .map(|r| Clause::Data(DataKind::Copy, r.var.clone()))
+        .filter_map(|r| {
+            let mut var = r.var.clone();
+            for v in [&mut var.base, &mut var.lower, &mut var.length] {
+                *v = computed_before(*v, before, cfg, 0)?;
+            }
+            Some(Clause::Data(DataKind::Copy, var))
+        })
         .collect()
+}
+
+/// `v`, or a copy of its computation before `before`: loads of variables that every store
+/// to happens before `before` (so the copy reads what the region's load reads), integer
+/// arithmetic and casts of such values. None when `v` depends on anything else.
+fn computed_before<'ctx>(v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>, depth: u32) -> Option<Value<'ctx>> {
+    use crate::ir::Opcode::*;
+    if !v.is_instruction() || (v.parent_function() == before.parent_function() && cfg.dominates_inst(v, before)) {
+        return Some(v);
+    }
+    if depth > 8 {
+        return None;
+    }
+    let op = v.opcode()?;
+    match op {
+        LLVMLoad => {
+            let slot = strip(v.operand(0));
+            let settled = (slot.is_alloca() || slot.is_global_variable()) && cfg.dominates_inst(slot, before)
+                && slot.users().into_iter().all(|u| u.opcode() != Some(LLVMStore) || (u.parent_function() == before.parent_function() && cfg.dominates_inst(u, before)))
+                && !v.is_atomic_access();
+            if !settled || slot.is_global_variable() && slot.users().into_iter().any(|u| u.opcode() == Some(LLVMStore)) {
+                return None;
+            }
+            let b = v.context().builder();
+            b.position_before(before);
+            Some(b.load(v.ty(), slot, ""))
+        }
+        LLVMSExt | LLVMZExt | LLVMTrunc | LLVMAdd | LLVMSub | LLVMMul | LLVMShl => {
+            let ops: Vec<Value> = v.operands().into_iter().map(|o| computed_before(o, before, cfg, depth + 1)).collect::<Option<_>>()?;
+            let copy = crate::ir::clone_instruction(v);
+            for (k, o) in ops.into_iter().enumerate() {
+                copy.set_operand(k as u32, o);
+            }
+            crate::ir::insert_before(copy, before, v.context());
+            Some(copy)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -111,6 +111,24 @@ impl<'ctx> Builder<'ctx> {
     pub fn load(&self, ty: Type<'ctx>, p: Value<'ctx>, name: &str) -> Value<'ctx> {
         Value::of(built(self.0.build_load(ty.basic(), p.basic().into_pointer_value(), name)))
     }
+    /// A monotonic atomic load (its type's natural alignment).
+    pub fn atomic_load(&self, ty: Type<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
+        let l = self.load(ty, p, "");
+        raw::set_monotonic(l.raw());
+        l
+    }
+    /// `atomicrmw op p, v monotonic`.
+    pub fn atomic_rmw(&self, op: llvm_sys::LLVMAtomicRMWBinOp, p: Value<'ctx>, v: Value<'ctx>) -> Value<'ctx> {
+        Value::wrap(raw::build_atomic_rmw(self.0.as_mut_ptr(), op, p.raw(), v.raw()))
+    }
+    /// `cmpxchg p, cmp, new monotonic monotonic`: `{old, swapped}`.
+    pub fn cmpxchg(&self, p: Value<'ctx>, cmp: Value<'ctx>, new: Value<'ctx>) -> Value<'ctx> {
+        use inkwell::AtomicOrdering::Monotonic;
+        Value::of(built(self.0.build_cmpxchg(p.basic().into_pointer_value(), cmp.basic(), new.basic(), Monotonic, Monotonic)))
+    }
+    pub fn fneg(&self, v: Value<'ctx>) -> Value<'ctx> {
+        Value::of(built(self.0.build_float_neg(v.basic().into_float_value(), "")))
+    }
     pub fn store(&self, v: Value<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
         Value::of(built(self.0.build_store(p.basic().into_pointer_value(), v.basic())))
     }

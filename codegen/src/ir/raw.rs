@@ -339,3 +339,23 @@ pub fn atomic_rmw_op(v: LLVMValueRef) -> llvm_sys::LLVMAtomicRMWBinOp {
     // SAFETY: a live `atomicrmw` instruction (callers check the opcode).
     unsafe { LLVMGetAtomicRMWBinOp(v) }
 }
+
+/// `atomicrmw op p, v monotonic` at the builder's position (inkwell's takes integers only;
+/// `fadd`, `fmax` and `fmin` take floats).
+pub fn build_atomic_rmw(b: LLVMBuilderRef, op: llvm_sys::LLVMAtomicRMWBinOp, p: LLVMValueRef, v: LLVMValueRef) -> LLVMValueRef {
+    // SAFETY: a positioned builder and live values of the types the operation takes (the
+    // caller's invariant); monotonic is valid for every atomicrmw.
+    unsafe { LLVMBuildAtomicRMW(b, op, p, v, llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic, 0) }
+}
+
+/// The predicate of an `fcmp` instruction.
+pub fn fcmp_predicate(v: LLVMValueRef) -> llvm_sys::LLVMRealPredicate {
+    // SAFETY: a live `fcmp` instruction (callers check the opcode).
+    unsafe { LLVMGetFCmpPredicate(v) }
+}
+
+/// Makes a load or store atomic (monotonic), e.g. the first read of a compare-and-swap loop.
+pub fn set_monotonic(i: LLVMValueRef) {
+    // SAFETY: a live load or store (the caller's invariant), whose ordering may be set.
+    unsafe { LLVMSetOrdering(i, llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic) }
+}

@@ -191,6 +191,13 @@ impl<'ctx> Value<'ctx> {
         let line = loc.get_line();
         (line != 0).then(|| (raw::debug_loc_file(self.raw()), line, loc.get_column()))
     }
+    /// Makes this load or store atomic (monotonic).
+    pub fn set_monotonic(self) {
+        raw::set_monotonic(self.raw())
+    }
+    pub fn fcmp_predicate(self) -> llvm_sys::LLVMRealPredicate {
+        raw::fcmp_predicate(self.raw())
+    }
     pub fn icmp_predicate(self) -> IntPred {
         self.inst().get_icmp_predicate().expect("an icmp").into()
     }

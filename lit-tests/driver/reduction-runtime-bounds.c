@@ -1,0 +1,100 @@
+// Array reductions whose bounds are only known at run time (codegen/src/atomic_reduction.rs):
+// each update of an element becomes an atomic update of its device copy (atom.global.add,
+// .max/.min, a compare-and-swap loop for *), the report says so, and the forms atomics cannot
+// express are located errors. ptxas assembles the PTX.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: %accc -O2 -save-temps -Minfo=accel -c %s -o %t/r.o 2> %t/report.txt
+// RUN: FileCheck %s --check-prefix=REPORT < %t/report.txt
+// RUN: FileCheck %s --check-prefix=PTX < %t/reduction-runtime-bounds.ptx
+// RUN: %ptxas -arch=sm_90 %t/reduction-runtime-bounds.ptx -o %t/r.cubin
+// RUN: not %accc -DREADS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=READS
+// RUN: not %accc -DPRIVATE -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
+// RUN: not %accc -DLOGICAL -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=LOGICAL
+// RUN: not %accc -DASSIGNS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ASSIGNS
+// RUN: not %accc -DCALLS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=CALLS
+
+// REPORT-LABEL: reduction-runtime-bounds.c: histogram:
+// REPORT: [[@LINE+6]], Generating reduction(+:h[0:m]) over the compute region: atomic updates of its elements in device memory (its bounds are only known at run time)
+// REPORT: Generating copy(h[0:m])
+// PTX-LABEL: .entry histogram_l{{[0-9]+}}(
+// PTX: atom.global.add.f64
+// PTX: ret;
+void histogram(int n, int m, const int *bin, const double *w, double *h) {
+#pragma acc parallel loop reduction(+:h[0:m]) copyin(bin[0:n], w[0:n])
+  for (int i = 0; i < n; i++) h[bin[i]] += w[i];
+}
+
+// REPORT-LABEL: reduction-runtime-bounds.c: extremes:
+// REPORT: [[@LINE+7]], Generating reduction(max:hi[0:m]) over gang worker vector: atomic updates
+// REPORT: Generating copy(hi[0:m])
+// PTX-LABEL: .entry extremes_l{{[0-9]+}}(
+// PTX: atom.global.max.s32
+// PTX: ret;
+void extremes(int n, int m, int *hi) {
+#pragma acc parallel
+#pragma acc loop gang reduction(max:hi[0:m])
+  for (int i = 0; i < n; i++) {
+    int j = i % m;
+    hi[j] = hi[j] > i ? hi[j] : i;
+  }
+}
+
+// REPORT-LABEL: reduction-runtime-bounds.c: products:
+// REPORT: [[@LINE+5]], Generating reduction(*:p[0:m]) over the compute region: atomic updates
+// PTX-LABEL: .entry products_l{{[0-9]+}}(
+// PTX: atom.{{.*}}global.cas.b64
+// PTX: ret;
+void products(int n, int m, double *p) {
+#pragma acc parallel loop reduction(*:p[0:m])
+  for (int i = 0; i < n; i++) p[i % m] *= 1.5;
+}
+
+#ifdef READS
+// READS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds reads an element other than to update it with '+' (accc updates such an array's elements atomically, so a read would see other iterations' partial results) is not supported yet
+void reads(int n, int m, double *h, double *out) {
+#pragma acc parallel loop reduction(+:h[0:m]) copyout(out[0:n])
+  for (int i = 0; i < n; i++) {
+    h[i % m] += 1;
+    out[i] = h[i % m];
+  }
+}
+#endif
+
+#ifdef PRIVATE
+// PRIVATE: reduction-runtime-bounds.c:[[@LINE+5]]:9: error: OpenACC the array reduction 't[0:m]' without constant bounds of an array private to the compute region (accc updates such an array's elements atomically in device memory) is not supported yet
+void private_array(int n, int m, double *out) {
+#pragma acc parallel loop gang copyout(out[0:n])
+  for (int i = 0; i < n; i++) {
+    double t[64];
+#pragma acc loop vector reduction(+:t[0:m])
+    for (int k = 0; k < n; k++) t[k % m] += k;
+    out[i] = t[0];
+  }
+}
+#endif
+
+#ifdef LOGICAL
+// LOGICAL: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'f[0:m]' without constant bounds with '&&' on 'int' (accc updates such an array's elements atomically: integer and floating types with + * max min & | ^) is not supported yet
+void logical(int n, int m, int *f, const int *x) {
+#pragma acc parallel loop reduction(&&:f[0:m]) copyin(x[0:n])
+  for (int i = 0; i < n; i++) f[i % m] = f[i % m] && x[i];
+}
+#endif
+
+#ifdef ASSIGNS
+// ASSIGNS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds stores an element other than by updating it with '+' (accc updates such an array's elements atomically: a plain store would race with other iterations' updates) is not supported yet
+void assigns(int n, int m, double *h) {
+#pragma acc parallel loop reduction(+:h[0:m])
+  for (int i = 0; i < n; i++) h[i % m] = i;
+}
+#endif
+
+#ifdef CALLS
+// CALLS: reduction-runtime-bounds.c:[[@LINE+4]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds passes it to a function or stores its address (accc updates such an array's elements atomically and must see every access) is not supported yet
+#pragma acc routine seq
+extern void bump(double *p);
+void calls(int n, int m, double *h) {
+#pragma acc parallel loop reduction(+:h[0:m])
+  for (int i = 0; i < n; i++) bump(&h[i % m]);
+}
+#endif

@@ -1,0 +1,149 @@
+/* Array reductions whose bounds are only known at run time (codegen/src/atomic_reduction.rs:
+ * each update of an element becomes an atomic update of its device copy). Every element is
+ * checked against a serial computation; the arrays start from values that are not the
+ * operator's identity (the original value takes part), sizes are odd, and many iterations
+ * hit each element, from every gang, worker and lane. */
+#define E2E_NAME "reduction_runtime_bounds"
+#include "e2e.h"
+#include <stdint.h>
+
+/* A histogram of weights: `+` on doubles (exact: multiples of 0.25), on the combined
+ * construct; and `-=` on ints, a `+` reduction too. */
+static void histogram(int n, int m) {
+  int *bin = e2e_alloc(n * sizeof(int));
+  double *w = e2e_alloc(n * sizeof(double)), *h = e2e_alloc(m * sizeof(double)), *want = e2e_alloc(m * sizeof(double));
+  int *c = e2e_alloc(m * sizeof(int)), *cwant = e2e_alloc(m * sizeof(int));
+  for (int j = 0; j < m; j++) { h[j] = want[j] = 0.5 * j; c[j] = cwant[j] = 1000 + j; }
+  for (int i = 0; i < n; i++) {
+    bin[i] = (int)(((long)i * 7919) % m);
+    w[i] = 0.25 * (i % 9);
+    want[bin[i]] += w[i];
+    cwant[bin[i]] -= i % 5;
+  }
+#pragma acc parallel loop reduction(+:h[0:m], c[0:m]) copyin(bin[0:n], w[0:n])
+  for (int i = 0; i < n; i++) {
+    h[bin[i]] += w[i];
+    c[bin[i]] -= i % 5;
+  }
+  for (int j = 0; j < m; j++) {
+    CHECK(h[j] == want[j], "histogram(%d, %d): h[%d] = %g, want %g", n, m, j, h[j], want[j]);
+    CHECK(c[j] == cwant[j], "histogram(%d, %d): c[%d] = %d, want %d", n, m, j, c[j], cwant[j]);
+  }
+  free(bin), free(w), free(h), free(want), free(c), free(cwant);
+}
+
+/* max and min in C's spellings (?: both ways round, fmax/fmin), signed and unsigned, on a
+ * gang vector loop inside a data region; the loop's own reduction clause. */
+static void extremes(int n, int m) {
+  int *hi = e2e_alloc(m * sizeof(int)), *hiw = e2e_alloc(m * sizeof(int));
+  unsigned *lo = e2e_alloc(m * sizeof(unsigned)), *low = e2e_alloc(m * sizeof(unsigned));
+  double *fx = e2e_alloc(m * sizeof(double)), *fxw = e2e_alloc(m * sizeof(double));
+  float *fn = e2e_alloc(m * sizeof(float)), *fnw = e2e_alloc(m * sizeof(float));
+  for (int j = 0; j < m; j++) {
+    hi[j] = hiw[j] = -5000 + j;
+    lo[j] = low[j] = 4000000000u - j;
+    fx[j] = fxw[j] = -1e300;
+    fn[j] = fnw[j] = 1e30f;
+  }
+  for (int i = 0; i < n; i++) {
+    int j = i % m, v = (int)(((long)i * 104729) % 20011) - 10005;
+    unsigned u = (unsigned)(((long)i * 7919) % 3999999999L);
+    if (v > hiw[j]) hiw[j] = v;
+    if (u < low[j]) low[j] = u;
+    fxw[j] = fmax(fxw[j], 0.5 * v);
+    fnw[j] = fminf(fnw[j], 0.25f * v);
+  }
+#pragma acc data copy(hi[0:m], lo[0:m], fx[0:m], fn[0:m])
+#pragma acc parallel
+#pragma acc loop gang vector reduction(max:hi[0:m], fx[0:m]) reduction(min:lo[0:m], fn[0:m])
+  for (int i = 0; i < n; i++) {
+    int j = i % m, v = (int)(((long)i * 104729) % 20011) - 10005;
+    unsigned u = (unsigned)(((long)i * 7919) % 3999999999L);
+    hi[j] = hi[j] > v ? hi[j] : v;
+    lo[j] = u < lo[j] ? u : lo[j];
+    fx[j] = fmax(fx[j], 0.5 * v);
+    fn[j] = fminf(0.25f * v, fn[j]);
+  }
+  for (int j = 0; j < m; j++) {
+    CHECK(hi[j] == hiw[j], "extremes: hi[%d] = %d, want %d", j, hi[j], hiw[j]);
+    CHECK(lo[j] == low[j], "extremes: lo[%d] = %u, want %u", j, lo[j], low[j]);
+    CHECK(fx[j] == fxw[j], "extremes: fx[%d] = %g, want %g", j, fx[j], fxw[j]);
+    CHECK(fn[j] == fnw[j], "extremes: fn[%d] = %g, want %g", j, fn[j], fnw[j]);
+  }
+  free(hi), free(hiw), free(lo), free(low), free(fx), free(fxw), free(fn), free(fnw);
+}
+
+/* `*` (a compare-and-swap loop): each element doubled ten times and halved three (exact),
+ * over 64-bit integers too; and the bit operators on unsigned 64-bit words. */
+static void products_and_bits(int m) {
+  int n = 13 * m;
+  double *p = e2e_alloc(m * sizeof(double));
+  int64_t *q = e2e_alloc(m * sizeof(int64_t));
+  uint64_t *a = e2e_alloc(m * sizeof(uint64_t)), *o = e2e_alloc(m * sizeof(uint64_t)), *x = e2e_alloc(m * sizeof(uint64_t));
+  uint64_t *aw = e2e_alloc(m * sizeof(uint64_t)), *ow = e2e_alloc(m * sizeof(uint64_t)), *xw = e2e_alloc(m * sizeof(uint64_t));
+  for (int j = 0; j < m; j++) {
+    p[j] = 1.5 + j;
+    q[j] = -3 - j;
+    a[j] = aw[j] = ~0ull;
+    o[j] = ow[j] = (uint64_t)j << 40;
+    x[j] = xw[j] = 0x5555555555555555ull * (uint64_t)(j & 1);
+  }
+  for (int i = 0; i < n; i++) {
+    int j = i % m;
+    uint64_t bit = 1ull << ((i * 7) % 64);
+    aw[j] &= ~bit;
+    ow[j] |= bit;
+    xw[j] ^= bit * (uint64_t)(i % 3);
+  }
+#pragma acc parallel loop num_gangs(5) vector_length(64) reduction(*:p[0:m], q[0:m]) reduction(&:a[0:m]) reduction(|:o[0:m]) reduction(^:x[0:m])
+  for (int i = 0; i < n; i++) {
+    int j = i % m, r = i / m;
+    p[j] *= r < 10 ? 2.0 : 0.5;
+    q[j] = q[j] * (r % 4 == 0 ? -1 : 1);
+    uint64_t bit = 1ull << ((i * 7) % 64);
+    a[j] &= ~bit;
+    o[j] = bit | o[j];
+    x[j] ^= bit * (uint64_t)(i % 3);
+  }
+  for (int j = 0; j < m; j++) {
+    double pw = (1.5 + j) * 128.0;
+    int64_t qw = -3 - j; /* r = 0, 4, 8, 12: four sign flips leave it unchanged */
+    CHECK(p[j] == pw, "products: p[%d] = %g, want %g", j, p[j], pw);
+    CHECK(q[j] == qw, "products: q[%d] = %lld, want %lld", j, (long long)q[j], (long long)qw);
+    CHECK(a[j] == aw[j], "bits: a[%d] = %llx, want %llx", j, (unsigned long long)a[j], (unsigned long long)aw[j]);
+    CHECK(o[j] == ow[j], "bits: o[%d] = %llx, want %llx", j, (unsigned long long)o[j], (unsigned long long)ow[j]);
+    CHECK(x[j] == xw[j], "bits: x[%d] = %llx, want %llx", j, (unsigned long long)x[j], (unsigned long long)xw[j]);
+  }
+  free(p), free(q), free(a), free(o), free(x), free(aw), free(ow), free(xw);
+}
+
+/* The reduction on an inner vector loop, the array in device memory shared by the gangs
+ * of the outer loop: the rows of a matrix summed into a runtime-sized column histogram. */
+static void inner_loop(int rows, int cols, int m) {
+  float *v = e2e_alloc(rows * cols * sizeof(float)), *col = e2e_alloc(m * sizeof(float)), *want = e2e_alloc(m * sizeof(float));
+  for (int j = 0; j < m; j++) col[j] = want[j] = (float)j;
+  for (int r = 0; r < rows; r++)
+    for (int c = 0; c < cols; c++) {
+      v[r * cols + c] = (float)((r + 3 * c) % 7);
+      want[c % m] += v[r * cols + c];
+    }
+#pragma acc parallel loop gang num_workers(2) vector_length(32) copyin(v[0:rows*cols]) copy(col[0:m])
+  for (int r = 0; r < rows; r++) {
+#pragma acc loop worker vector reduction(+:col[0:m])
+    for (int c = 0; c < cols; c++) col[c % m] += v[r * cols + c];
+  }
+  for (int j = 0; j < m; j++) CHECK(col[j] == want[j], "inner_loop: col[%d] = %g, want %g", j, col[j], want[j]);
+  free(v), free(col), free(want);
+}
+
+int main(void) {
+  histogram(100003, 37);
+  histogram(999, 1);
+  histogram(5, 11);
+  extremes(50021, 17);
+  extremes(3, 5);
+  products_and_bits(19);
+  products_and_bits(1);
+  inner_loop(33, 301, 23);
+  return e2e_finish();
+}
