@@ -42,7 +42,7 @@ struct Update<'ctx> {
 }
 
 /// What the compile report says about an item done with atomics.
-pub const STRATEGY: &str = "atomic updates of its elements in device memory (its bounds are only known at run time)";
+pub const STRATEGY: &str = "atomic updates of its elements in device memory";
 
 /// The updates of one item, found and checked; `apply` rewrites them.
 pub struct Planned<'ctx> {

@@ -684,11 +684,30 @@ fn reductions<'ctx>(
     let mut atomic_notes = Vec::new();
     let mut atomic_plans = Vec::new();
     let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
-        let (atomic, kept): (Vec<_>, Vec<_>) = items.into_iter().partition(|x| !crate::reduction::has_constant_shape(x));
-        for x in &atomic {
+        use crate::reduction::Placement;
+        let mut kept = Vec::new();
+        for x in items {
+            let placement = crate::reduction::placement(&x);
+            if placement == Placement::Copies {
+                kept.push(x);
+                continue;
+            }
             let storage = crate::reduction::key_of(k, x.var.base);
-            atomic_plans.push(crate::atomic_reduction::plan(k, storage, x, inside, loc)?);
-            atomic_notes.push(crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy: crate::atomic_reduction::STRATEGY.into() });
+            match crate::atomic_reduction::plan(k, storage, &x, inside, loc) {
+                Ok(p) => {
+                    atomic_plans.push(p);
+                    let why = if placement == Placement::AtomicsNeeded { "its bounds are only known at run time" } else { "a private copy would take over 1 KiB per thread" };
+                    atomic_notes.push(crate::reduction::Note {
+                        loc: loc.clone(),
+                        clause: format!("reduction({}:{})", x.op.symbol(), x.var.text),
+                        span: span.into(),
+                        strategy: format!("{} ({why})", crate::atomic_reduction::STRATEGY),
+                    });
+                }
+                Err(e) if placement == Placement::AtomicsNeeded => return Err(e),
+                // A large array the region uses otherwise: private copies, as large as it.
+                Err(_) => kept.push(x),
+            }
         }
         Ok(kept)
     };

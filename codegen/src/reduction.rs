@@ -133,8 +133,14 @@ impl Shape {
         if size == ty_size && len >= 1 {
             return Some(Shape { lo, n: len, array: true });
         }
-        if lo == 0 && len == 1 && size > ty_size && size % ty_size == 0 {
-            return Some(Shape { lo: 0, n: size / ty_size, array: true });
+        // Whole rows (`a[lo:len][:]` of `double a[N][M]`, a whole array `&a, 0, 1, N * size`):
+        // the elements of rows lo .. lo + len, which the body addresses as the variable's.
+        if size > ty_size && size % ty_size == 0 {
+            let per_row = size / ty_size;
+            if len == 0 {
+                return None;
+            }
+            return Some(Shape { lo: lo.checked_mul(per_row)?, n: len.checked_mul(per_row)?, array: true });
         }
         None
     }
@@ -674,11 +680,29 @@ fn dedup<K: PartialEq>(items: Vec<Item<K>>) -> Vec<Item<K>> {
     out
 }
 
-/// Whether the item has the constant bounds its private copies need (else
-/// atomic_reduction.rs updates the variable in place).
-pub fn has_constant_shape(r: &Reduction<'_>) -> bool {
+/// The most bytes a thread's private copy of an array item takes: a larger array (a
+/// histogram of thousands of bins) would take as much local memory per thread, and as many
+/// partials per gang, so its updates are made atomic instead (atomic_reduction.rs) when
+/// they can be.
+pub const PRIVATE_COPY_BYTES: u64 = 1024;
+
+/// How an item is reduced: private copies (reduction.rs), or atomic updates of the variable
+/// in place (atomic_reduction.rs), which an item without constant bounds needs and a large
+/// array prefers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Copies,
+    AtomicsNeeded,
+    AtomicsPreferred,
+}
+
+pub fn placement(r: &Reduction<'_>) -> Placement {
     let v = &r.var;
-    Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()).is_some()
+    match Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()) {
+        None => Placement::AtomicsNeeded,
+        Some(s) if s.extent() * r.ty.size() > PRIVATE_COPY_BYTES => Placement::AtomicsPreferred,
+        Some(_) => Placement::Copies,
+    }
 }
 
 /// The item's elements; array reductions need constant bounds (the private copies live in
@@ -959,6 +983,9 @@ mod tests {
         assert_eq!(Shape::of(None, Some(4), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(0), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(1), Some(6), 4), None);
+        // Whole rows of 5 doubles: rows 1 and 2 are elements 5 .. 15.
+        assert_eq!(Shape::of(Some(1), Some(2), Some(40), 8), Some(Shape { lo: 5, n: 10, array: true }));
+        assert_eq!(Shape::of(Some(0), Some(0), Some(40), 8), None);
     }
 
     #[test]

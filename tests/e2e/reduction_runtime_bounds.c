@@ -136,6 +136,31 @@ static void inner_loop(int rows, int cols, int m) {
   free(v), free(col), free(want);
 }
 
+/* Constant bounds too large for private copies (4099 doubles: over 1 KiB a thread): atomic
+ * updates as well; and whole rows of a 2-D array (`g[1:3][:]`), whose private copies span
+ * the rows (rows outside the section are left alone). */
+#define BINS 4099
+static double g[6][7];
+static void large_and_rows(int n) {
+  double *h = e2e_alloc(BINS * sizeof(double)), *want = e2e_alloc(BINS * sizeof(double));
+  double gw[6][7];
+  for (int j = 0; j < BINS; j++) h[j] = want[j] = j;
+  for (int r = 0; r < 6; r++)
+    for (int c = 0; c < 7; c++) g[r][c] = gw[r][c] = r * 10 + c;
+  for (int i = 0; i < n; i++) {
+    want[(i * 31) % BINS] += 0.5;
+    gw[1 + i % 3][i % 7] += i % 4;
+  }
+#pragma acc parallel loop reduction(+:h[0:BINS])
+  for (int i = 0; i < n; i++) h[(i * 31) % BINS] += 0.5;
+#pragma acc parallel loop reduction(+:g[1:3][:])
+  for (int i = 0; i < n; i++) g[1 + i % 3][i % 7] += i % 4;
+  for (int j = 0; j < BINS; j++) CHECK(h[j] == want[j], "large: h[%d] = %g, want %g", j, h[j], want[j]);
+  for (int r = 0; r < 6; r++)
+    for (int c = 0; c < 7; c++) CHECK(g[r][c] == gw[r][c], "rows: g[%d][%d] = %g, want %g", r, c, g[r][c], gw[r][c]);
+  free(h), free(want);
+}
+
 int main(void) {
   histogram(100003, 37);
   histogram(999, 1);
@@ -145,5 +170,6 @@ int main(void) {
   products_and_bits(19);
   products_and_bits(1);
   inner_loop(33, 301, 23);
+  large_and_rows(30011);
   return e2e_finish();
 }
