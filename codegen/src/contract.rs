@@ -572,7 +572,7 @@ fn has_operands<'ctx>(shape: Operands, args: &[Value<'ctx>]) -> bool {
         Operands::OptionalInt => args.len() <= 1 && args.iter().all(int),
         Operands::Ints => args.iter().all(int),
         Operands::DefaultKind => matches!(args, [a] if a.const_string().is_some_and(|s| s == "none" || s == "present")),
-        Operands::OpAndVar => args.len() == 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
+        Operands::OpAndVar => args.len() >= 7 && args[0].const_string().is_some() && int(&args[1]) && has_operands(Operands::Var, &args[2..]),
         Operands::Names => !args.is_empty() && args.iter().all(|a| a.const_string().is_some()),
         Operands::Name => matches!(args, [a] if a.const_string().is_some()),
         Operands::Function => matches!(args, [a] if a.ty().is_ptr()),
@@ -594,7 +594,7 @@ fn operands_wanted(shape: Operands) -> &'static str {
         Operands::OptionalInt => "no operand or one i64 operand",
         Operands::Ints => "i64 operands only",
         Operands::DefaultKind => "one string operand, \"none\" or \"present\"",
-        Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)",
+        Operands::OpAndVar => "(ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text), then i64 lower, length and extent per trailing dimension",
         Operands::Names => "one or more string operands",
         Operands::Name => "one string operand",
         Operands::Function => "one pointer operand, a function",
@@ -794,7 +794,22 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     if !ty.allows(op) {
         return Err(AccError::user(loc, format!("reduction operator '{}' is not defined on '{}' ('{text}')", op.symbol(), ty.c_name())));
     }
-    let var = Var { base: args[2], lower: args[3], length: args[4], elem_size: args[5], text, dims: Vec::new(), rows: Vec::new() };
+    // Trailing dimensions as written (`m[0:8][0:4]`): whole ones are dropped (the rows are
+    // the elements), a part of each row stays in `dims` (reduced with atomics); rows that
+    // are pointers cannot be reduced.
+    let mut var = read_section(&args[2..]);
+    let known = |v: Value<'ctx>| v.const_int_value();
+    let mut dims = Vec::new();
+    for d in std::mem::take(&mut var.dims) {
+        match crate::sections::contiguity(known(d.lower), known(d.length), known(d.extent)) {
+            crate::sections::Contiguity::Whole => {}
+            crate::sections::Contiguity::PointerRows { .. } => {
+                return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message("reduction", &var.text)));
+            }
+            _ => dims.push(d),
+        }
+    }
+    var.dims = dims;
     Ok(Reduction { op, ty, var })
 }
 

@@ -696,7 +696,11 @@ fn reductions<'ctx>(
             match crate::atomic_reduction::plan(k, storage, &x, inside, loc) {
                 Ok(p) => {
                     atomic_plans.push(p);
-                    let why = if placement == Placement::AtomicsNeeded { "its bounds are only known at run time" } else { "a private copy would take over 1 KiB per thread" };
+                    let why = match placement {
+                        _ if !x.var.dims.is_empty() => "a part of each row, not one range of elements",
+                        Placement::AtomicsNeeded => "its bounds are only known at run time",
+                        _ => "a private copy would take over 1 KiB per thread",
+                    };
                     atomic_notes.push(crate::reduction::Note {
                         loc: loc.clone(),
                         clause: format!("reduction({}:{})", x.op.symbol(), x.var.text),

@@ -34,7 +34,7 @@
 //! Does not do struct reductions or sections with bounds that are not constants (rejected as
 //! not supported yet), or merging the trees of several variables of one loop into one pass.
 
-use crate::contract::Reduction;
+use crate::contract::{Reduction, Var};
 use crate::error::{AccError, Loc, Result};
 use crate::ir::{Block, Module, Type, Value};
 use crate::mapping::Levels;
@@ -698,6 +698,10 @@ pub enum Placement {
 
 pub fn placement(r: &Reduction<'_>) -> Placement {
     let v = &r.var;
+    // A part of each row (`m[0:8][0:4]`): not one range of elements.
+    if !v.dims.is_empty() {
+        return Placement::AtomicsNeeded;
+    }
     match Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()) {
         None => Placement::AtomicsNeeded,
         Some(s) if s.extent() * r.ty.size() > PRIVATE_COPY_BYTES => Placement::AtomicsPreferred,
@@ -835,13 +839,25 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>], before: Value<'ctx>,
             !storage.is_alloca() && !storage.is_global_variable() && !storage.is_argument()
         })
         .filter_map(|r| {
-            let mut var = r.var.clone();
+            // A part of each row: the whole rows are mapped.
+            let mut var = Var { dims: Vec::new(), ..r.var.clone() };
+            if !r.var.dims.is_empty() {
+                var.text = whole_rows_text(&r.var.text);
+            }
             for v in [&mut var.base, &mut var.lower, &mut var.length] {
                 *v = computed_before(*v, before, cfg, 0)?;
             }
             Some(Clause::Data(DataKind::Copy, var))
         })
         .collect()
+}
+
+/// `b[1:m][:]` for `b[1:m][2:3]`: the section of whole rows around a part of each.
+fn whole_rows_text(text: &str) -> String {
+    match text.find(']') {
+        Some(end) => format!("{}{}", &text[..=end], "[:]".repeat(text[end..].matches('[').count())),
+        None => text.to_string(),
+    }
 }
 
 /// `v`, or a copy of its computation before `before`: loads of variables that every store
@@ -885,6 +901,13 @@ fn computed_before<'ctx>(v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn whole_rows_around_a_part_of_each() {
+        assert_eq!(whole_rows_text("b[1:m][2:3]"), "b[1:m][:]");
+        assert_eq!(whole_rows_text("c[0:2][:][1:1]"), "c[0:2][:][:]");
+        assert_eq!(whole_rows_text("d"), "d");
+    }
 
     #[test]
     fn gang_dimensions_a_reduction_counts() {

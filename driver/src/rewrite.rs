@@ -557,9 +557,11 @@ fn lower_reduction(
             Some(base) => format!("({base})[0]"),
             None => var.to_string(),
         };
-        if let Some((ops, _)) = var_operands(c, var, Trailing::FullOnly, loc, bad, diags) {
+        // Trailing dimensions that are not `[:]` follow the text: the pass reduces a part of
+        // each row with atomic updates (atomic_reduction.rs).
+        if let Some((ops, dims)) = var_operands(c, var, Trailing::Checked, loc, bad, diags) {
             let ty = acc::ReductionType::generic_selection(&element);
-            out.push_str(&call(&format!(", {}, {ty}, {ops}, {}", c_string(op.symbol()), c_string(text))));
+            out.push_str(&call(&format!(", {}, {ty}, {ops}, {}{dims}", c_string(op.symbol()), c_string(text))));
         }
     }
 }

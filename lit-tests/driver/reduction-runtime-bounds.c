@@ -49,6 +49,16 @@ void products(int n, int m, double *p) {
   for (int i = 0; i < n; i++) p[i % m] *= 1.5;
 }
 
+// A part of each row: atomics too, and the implied copy maps the whole rows.
+// REPORT-LABEL: reduction-runtime-bounds.c: row_part:
+// REPORT: [[@LINE+4]], Generating reduction(+:b[1:m][2:3]) over the compute region: atomic updates of its elements in device memory (a part of each row, not one range of elements)
+// REPORT: [[@LINE+3]], Generating copy(b[1:m][:])
+// PTX-LABEL: .entry row_part_l{{[0-9]+}}(
+void row_part(int n, int m, double (*b)[7]) {
+#pragma acc parallel loop reduction(+:b[1:m][2:3])
+  for (int i = 0; i < n; i++) b[1 + i % m][2 + i % 3] += 1;
+}
+
 #ifdef READS
 // READS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds reads an element other than to update it with '+' (accc updates such an array's elements atomically, so a read would see other iterations' partial results) is not supported yet
 void reads(int n, int m, double *h, double *out) {

@@ -8,9 +8,10 @@
 
 void f(float *p, float **q, float m[8][8], int n, int c) {
   float s = 0;
-// A clause on a continuation line is reported on that line.
+// A clause on a continuation line is reported on that line (`always` is an OpenACC 3.4
+// modifier, which clang accepts).
 #pragma acc parallel loop copy(p[0:n]) \
-  reduction(+: m[0:8][0:4])
-// CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'm[0:8][0:4] (a multi-dimensional array section whose trailing dimensions are not '[:]')' is not supported yet
+  copyin(always: m[0:8][0:4])
+// CHECK: unsupported-clauses.c:[[@LINE-1]]:3: error: OpenACC 'copyin(always:)' is not supported yet
   for (int i = 0; i < n; i++) p[i] = s;
 }

@@ -161,6 +161,31 @@ static void large_and_rows(int n) {
   free(h), free(want);
 }
 
+/* A part of each row (`q[1:3][2:4]` of a global, `b[1:m][2:3]` through a pointer to rows):
+ * atomic updates of the part; the elements outside it are left alone. */
+static int q2[5][9];
+static void row_parts(int n, int m) {
+  int qw[5][9];
+  double (*b)[7] = e2e_alloc((m + 1) * sizeof(double[7])), (*bw)[7] = e2e_alloc((m + 1) * sizeof(double[7]));
+  for (int r = 0; r < 5; r++)
+    for (int c = 0; c < 9; c++) q2[r][c] = qw[r][c] = 100 * r + c;
+  for (int r = 0; r <= m; r++)
+    for (int c = 0; c < 7; c++) b[r][c] = bw[r][c] = 0.5 * (r + c);
+  for (int i = 0; i < n; i++) {
+    qw[1 + i % 3][2 + i % 4] ^= i;
+    bw[1 + i % m][2 + i % 3] += 0.25;
+  }
+#pragma acc parallel loop reduction(^:q2[1:3][2:4])
+  for (int i = 0; i < n; i++) q2[1 + i % 3][2 + i % 4] ^= i;
+#pragma acc parallel loop reduction(+:b[1:m][2:3])
+  for (int i = 0; i < n; i++) b[1 + i % m][2 + i % 3] += 0.25;
+  for (int r = 0; r < 5; r++)
+    for (int c = 0; c < 9; c++) CHECK(q2[r][c] == qw[r][c], "row_parts: q2[%d][%d] = %d, want %d", r, c, q2[r][c], qw[r][c]);
+  for (int r = 0; r <= m; r++)
+    for (int c = 0; c < 7; c++) CHECK(b[r][c] == bw[r][c], "row_parts(%d, %d): b[%d][%d] = %g, want %g", n, m, r, c, b[r][c], bw[r][c]);
+  free(b), free(bw);
+}
+
 int main(void) {
   histogram(100003, 37);
   histogram(999, 1);
@@ -171,5 +196,7 @@ int main(void) {
   products_and_bits(1);
   inner_loop(33, 301, 23);
   large_and_rows(30011);
+  row_parts(20011, 5);
+  row_parts(7, 1);
   return e2e_finish();
 }
