@@ -39,6 +39,11 @@ struct Update<'ctx> {
     loads: Vec<Value<'ctx>>,
     /// What computes the stored value from them (erased with the store), in use order.
     dead: Vec<Value<'ctx>>,
+    /// The loads widened to `int` (C's promotion of `char` and `short`), erased when unused.
+    widenings: Vec<Value<'ctx>>,
+    /// The element's type when the operation was on the promoted value: the atomic works on
+    /// the element's type, with the contribution truncated to it.
+    narrow: Option<crate::ir::Type<'ctx>>,
 }
 
 /// What the compile report says about an item done with atomics.
@@ -82,10 +87,14 @@ pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, ins
     Ok(Planned { updates, op: r.op, ty: r.ty })
 }
 
-/// Rewrites the planned updates into atomics.
-pub fn apply<'ctx>(m: Module<'ctx>, planned: &Planned<'ctx>) {
-    for u in &planned.updates {
-        emit(m, u, planned.op, planned.ty);
+/// Rewrites the planned updates of a kernel's items into atomics, each update once (a
+/// loop's item and the same variable's item on a loop around it find the same updates).
+pub fn apply<'ctx>(m: Module<'ctx>, plans: &[Planned<'ctx>]) {
+    let mut done = std::collections::HashSet::new();
+    for p in plans {
+        for u in p.updates.iter().filter(|u| done.insert(u.store)) {
+            emit(m, u, p.op, p.ty);
+        }
     }
 }
 
@@ -123,50 +132,97 @@ fn accesses<'ctx>(storage: Value<'ctx>, k: Value<'ctx>) -> Vec<(Value<'ctx>, Acc
 /// overwrites (read by loads of the same address) and a contribution, as
 /// - one operation: `h[e] += x`, `h[e] = h[e] * x`, `h[e] = fmax(h[e], x)`, a `select`;
 /// - a conditional store (`if (x > h[e]) h[e] = x;`) or a `?:` whose two sides are blocks
-///   of their own (`h[e] = h[e] > x ? h[e] : x`), for `max` and `min`.
+///   of their own (`h[e] = h[e] > x ? h[e] : x`), for `max` and `min`;
+/// - either of the first two on a `char` or `short` element that C promotes to `int`
+///   (`trunc(sext(h[e]) + x)`): the same operation on the narrow type.
 fn update_at<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
-    let p = store.operand(1);
     let v = store.operand(0);
+    match_update(cfg, store, v, op, false).or_else(|| {
+        let promoted = v.opcode() == Some(Opcode::LLVMTrunc) && v.users()[..] == [store];
+        promoted.then(|| match_update(cfg, store, v.operand(0), op, true)).flatten()
+    })
+}
+
+/// `update_at` for stored value `v` (`narrow`: `v` is the promoted value the store
+/// truncates, and the element is read widened).
+fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx>, op: ReductionOp, narrow: bool) -> Option<Update<'ctx>> {
+    let p = store.operand(1);
+    let elem_ty = store.operand(0).ty();
     let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(cfg, l.operand(0), p, 0);
+    // What reads the element in the computation: its load, or (promoted) the load widened.
+    let load_of = |e: Value<'ctx>| -> Option<Value<'ctx>> {
+        if is_load(e) {
+            return (!narrow || e.ty() == elem_ty).then_some(e);
+        }
+        let widened = matches!(e.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && is_load(e.operand(0)) && e.operand(0).ty() == elem_ty;
+        widened.then(|| e.operand(0))
+    };
+    let is_elem = |e: Value<'ctx>| load_of(e).is_some();
     let eq = |a: Value<'ctx>, b: Value<'ctx>| equal(cfg, a, b, 0);
-    // Loads whose every user is among `within`.
-    let only_used_in = |l: Value<'ctx>, within: &[Value<'ctx>]| l.users().iter().all(|u| within.contains(u));
     let single_use = |i: Value<'ctx>, by: Value<'ctx>| i.users()[..] == [by];
+    // The elements' reads (each used only within `within`, a widening only by the read it
+    // widens) as loads, with the widenings to erase.
+    let reads = |elems: &[Value<'ctx>], within: &[Value<'ctx>]| -> Option<(Vec<Value<'ctx>>, Vec<Value<'ctx>>)> {
+        let mut loads = Vec::new();
+        let mut widenings = Vec::new();
+        for &e in elems {
+            let l = load_of(e)?;
+            if !e.users().iter().all(|u| within.contains(u)) || (l != e && l.users()[..] != [e]) {
+                return None;
+            }
+            if l != e {
+                widenings.push(e);
+            }
+            loads.push(l);
+        }
+        Some((loads, widenings))
+    };
+    let trunc: Vec<Value> = if narrow { vec![store.operand(0)] } else { vec![] };
+    let update = |x: Value<'ctx>, negate: bool, loads: Vec<Value<'ctx>>, dead: Vec<Value<'ctx>>, widenings: Vec<Value<'ctx>>| Update {
+        store,
+        x,
+        negate,
+        loads,
+        dead: trunc.iter().copied().chain(dead).collect(),
+        widenings,
+        narrow: narrow.then_some(elem_ty),
+    };
     // One operation.
-    if single_use(v, store) {
-        if let Some((x, negate)) = operation(v, op, &is_load) {
-            let loads: Vec<Value> = v.operands().into_iter().filter(|o| is_load(*o)).collect();
-            if loads.iter().all(|l| single_use(*l, v)) {
-                return Some(Update { store, x, negate, loads, dead: vec![v] });
+    if narrow || single_use(v, store) {
+        if narrow && !single_use(v, store.operand(0)) {
+            return None;
+        }
+        if let Some((x, negate)) = operation(v, op, &is_elem) {
+            let elems: Vec<Value> = v.operands().into_iter().filter(|o| is_elem(*o)).collect();
+            if let Some((loads, widenings)) = reads(&elems, &[v]) {
+                return Some(update(x, negate, loads, vec![v], widenings));
             }
         }
         if v.opcode() == Some(Opcode::LLVMSelect) {
             let cmp = v.operand(0);
-            let (x, loads) = extreme(cmp, v.operand(1), v.operand(2), op, &is_load, &eq)?;
-            let within = [cmp, v];
-            if single_use(cmp, v) && loads.iter().all(|l| only_used_in(*l, &within)) {
-                return Some(Update { store, x, negate: false, loads, dead: vec![v, cmp] });
-            }
-            return None;
+            let (x, elems) = extreme(cmp, v.operand(1), v.operand(2), op, &is_elem, &eq)?;
+            let (loads, widenings) = reads(&elems, &[cmp, v])?;
+            return (single_use(cmp, v)).then(|| update(x, false, loads, vec![v, cmp], widenings));
         }
     }
     if !matches!(op, ReductionOp::Max | ReductionOp::Min) {
         return None;
     }
     // A `?:` as a diamond: the stored value a phi of the two sides.
-    if v.is_phi() && single_use(v, store) {
+    if v.is_phi() && v.users().len() == 1 {
         let incoming = v.incoming();
         let [(a, from_a), (b, from_b)] = incoming[..] else { return None };
-        let (cond, on_true) = branch_between(from_a, from_b, v.parent_block())?;
+        let (cond, on_true) = branch_between(cfg, from_a, from_b, v.parent_block())?;
         let (t, f) = if on_true == from_a { (a, b) } else { (b, a) };
-        let (x, loads) = extreme(cond, t, f, op, &is_load, &eq)?;
-        let within = [cond, v];
-        if loads.iter().all(|l| only_used_in(*l, &within)) {
-            return Some(Update { store, x, negate: false, loads, dead: vec![v] });
-        }
+        let (x, elems) = extreme(cond, t, f, op, &is_elem, &eq)?;
+        let (loads, widenings) = reads(&elems, &[cond, v])?;
+        return Some(update(x, false, loads, vec![v], widenings));
+    }
+    if narrow {
         return None;
     }
-    // A conditional store of the contribution: `select(cond, x, h[e])` on the taken side.
+    // A conditional store of the contribution: `select(cond, x, h[e])` on the taken side,
+    // x compared as it is or widened (`if (c > h[e]) h[e] = c;` with `short h[]`).
     let blk = store.parent_block();
     let pred = single_predecessor(blk)?;
     let term = pred.terminator()?;
@@ -175,10 +231,17 @@ fn update_at<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, op: ReductionOp)
     }
     let cond = term.branch_condition();
     let taken_on_true = term.successors()[0] == blk;
-    let cmp_load = cond.operands().into_iter().find(|o| is_load(*o))?;
-    let (t, f) = if taken_on_true { (v, cmp_load) } else { (cmp_load, v) };
-    let (x, loads) = extreme(cond, t, f, op, &is_load, &eq)?;
-    (x == v && loads.iter().all(|l| only_used_in(*l, &[cond]))).then(|| Update { store, x, negate: false, loads, dead: vec![] })
+    let elem = cond.operands().into_iter().find(|o| is_elem(*o))?;
+    let x = cond.operands().into_iter().find(|o| *o != elem)?;
+    let (t, f) = if taken_on_true { (x, elem) } else { (elem, x) };
+    let (x, elems) = extreme(cond, t, f, op, &is_elem, &eq)?;
+    let widened_v = matches!(x.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && eq(x.operand(0), v);
+    if !(eq(x, v) || widened_v) {
+        return None;
+    }
+    let (loads, _) = reads(&elems, &[cond])?;
+    // The comparison keeps its reads (made atomic); the store's own value is x.
+    Some(Update { store, x: v, negate: false, loads, dead: vec![], widenings: vec![], narrow: None })
 }
 
 /// Whether `a` and `b` are the same value: one instruction, or the same pure computation
@@ -190,53 +253,86 @@ fn equal<'ctx>(cfg: &FunctionCfg<'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u
         return true;
     }
     let (Some(op), Some(op_b)) = (a.opcode(), b.opcode()) else { return false };
-    if depth > 8 || op != op_b || a.num_operands() != b.num_operands() || a.ty() != b.ty() {
+    if depth > 48 || op != op_b || a.num_operands() != b.num_operands() || a.ty() != b.ty() {
         return false;
     }
     let operands = || a.operands().into_iter().zip(b.operands()).all(|(x, y)| equal(cfg, x, y, depth + 1));
     use Opcode::*;
     match op {
         LLVMGetElementPtr => a.gep_source_type() == b.gep_source_type() && operands(),
-        LLVMSExt | LLVMZExt | LLVMTrunc | LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMSDiv | LLVMSRem | LLVMUDiv | LLVMURem | LLVMAnd | LLVMOr | LLVMXor => operands(),
+        LLVMSExt | LLVMZExt | LLVMTrunc | LLVMAdd | LLVMSub | LLVMMul | LLVMShl | LLVMLShr | LLVMAShr | LLVMAnd | LLVMOr | LLVMXor => operands(),
+        // Division traps only where the first computation would have trapped already.
+        LLVMSDiv | LLVMSRem | LLVMUDiv | LLVMURem => operands(),
+        LLVMFAdd | LLVMFSub | LLVMFMul | LLVMFDiv | LLVMFNeg | LLVMSIToFP | LLVMUIToFP | LLVMFPToSI | LLVMFPToUI | LLVMFPExt | LLVMFPTrunc | LLVMSelect => operands(),
+        LLVMICmp => a.icmp_predicate() == b.icmp_predicate() && operands(),
+        // Two `?:` computed alike: the same condition chooses the same values.
+        LLVMPHI => {
+            let sides = |p: Value<'ctx>| -> Option<(Value<'ctx>, Value<'ctx>, Value<'ctx>)> {
+                let [(x, bx), (y, by)] = p.incoming()[..] else { return None };
+                let (cond, on_true) = branch_between(cfg, bx, by, p.parent_block())?;
+                Some(if on_true == bx { (cond, x, y) } else { (cond, y, x) })
+            };
+            match (sides(a), sides(b)) {
+                (Some((ca, ta, fa)), Some((cb, tb, fb))) => equal(cfg, ca, cb, depth + 1) && equal(cfg, ta, tb, depth + 1) && equal(cfg, fa, fb, depth + 1),
+                _ => false,
+            }
+        }
+        LLVMFCmp => a.fcmp_predicate() == b.fcmp_predicate() && operands(),
+        LLVMLoad if a.is_atomic_access() || b.is_atomic_access() || !equal(cfg, a.operand(0), b.operand(0), depth + 1) => false,
         LLVMLoad => {
             let slot = crate::outline::strip(a.operand(0));
-            !a.is_atomic_access() && !b.is_atomic_access() && slot == crate::outline::strip(b.operand(0)) && no_store_between(cfg, slot, a, b)
+            if slot == crate::outline::strip(b.operand(0)) && plain_slot(slot) {
+                let stores: Vec<Value> = slot.users().into_iter().filter(|u| u.opcode() == Some(Opcode::LLVMStore)).collect();
+                no_store_between(cfg, &stores, a, b)
+            } else {
+                // Any other memory: nothing that may write memory between the two reads.
+                let writes: Vec<Value> = cfg.blocks.iter().flat_map(|blk| blk.instructions()).filter(|i| may_write(*i)).collect();
+                no_store_between(cfg, &writes, a, b)
+            }
         }
         _ => false,
     }
 }
 
-/// Whether two loads of local slot `slot` (an alloca only loaded, stored and given
-/// lifetimes) read the same value: when one dominates the other, no store to the slot lies
-/// on a path from the first to the second that does not pass the first again; otherwise
-/// (the two sides of a `?:`) none lies on a path to either from the end of the nearest
-/// block that dominates both.
-fn no_store_between<'ctx>(cfg: &FunctionCfg<'ctx>, slot: Value<'ctx>, a: Value<'ctx>, b: Value<'ctx>) -> bool {
-    let plain = slot.is_alloca()
+/// A local variable's slot only loaded, stored and given lifetimes (its address taken by
+/// nothing else).
+fn plain_slot(slot: Value<'_>) -> bool {
+    slot.is_alloca()
         && slot.users().into_iter().all(|u| match u.opcode() {
             Some(Opcode::LLVMLoad) => true,
             Some(Opcode::LLVMStore) => u.operand(1) == slot && u.operand(0) != slot,
             Some(Opcode::LLVMCall) => u.called_name().is_some_and(|n| n.starts_with("llvm.lifetime")),
             _ => false,
-        });
-    if !plain {
-        return false;
+        })
+}
+
+/// Whether instruction `i` may write memory: a store, an atomic, a call other than to an
+/// intrinsic that does not (lifetimes, debug records, math).
+fn may_write(i: Value<'_>) -> bool {
+    match i.opcode() {
+        Some(Opcode::LLVMStore | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
+        Some(Opcode::LLVMCall) => {
+            let name = i.called_name().unwrap_or_default();
+            let pure = ["llvm.lifetime", "llvm.dbg", "llvm.smax", "llvm.smin", "llvm.umax", "llvm.umin", "llvm.maxnum", "llvm.minnum", "llvm.fabs", "llvm.sqrt"];
+            !pure.iter().any(|p| name.starts_with(p))
+        }
+        _ => false,
     }
-    let stores: Vec<Value> = slot.users().into_iter().filter(|u| u.opcode() == Some(Opcode::LLVMStore)).collect();
+}
+
+/// Whether two loads of one address read the same value: when one dominates the other, none
+/// of `writes` lies on a path from the first to the second that does not pass the first
+/// again; otherwise (the two sides of a `?:`) none lies on a path to either from the end of
+/// the nearest block that dominates both.
+fn no_store_between<'ctx>(cfg: &FunctionCfg<'ctx>, writes: &[Value<'ctx>], a: Value<'ctx>, b: Value<'ctx>) -> bool {
     if cfg.dominates_inst(a, b) {
-        return clear_path(cfg, &stores, a.parent_block(), Some(a), b);
+        return clear_path(cfg, writes, a.parent_block(), Some(a), b);
     }
     if cfg.dominates_inst(b, a) {
-        return clear_path(cfg, &stores, b.parent_block(), Some(b), a);
+        return clear_path(cfg, writes, b.parent_block(), Some(b), a);
     }
-    let mut d = a.parent_block();
-    while !cfg.dominates(d, b.parent_block()) {
-        match cfg.idom[cfg.index[&d]] {
-            Some(i) if cfg.blocks[i] != d => d = cfg.blocks[i],
-            _ => return false,
-        }
-    }
-    clear_path(cfg, &stores, d, None, a) && clear_path(cfg, &stores, d, None, b)
+    let Some(d) = common_dominator(cfg, a.parent_block(), b.parent_block()) else { return false };
+    clear_path(cfg, writes, d, None, a) && clear_path(cfg, writes, d, None, b)
 }
 
 /// No store of `stores` lies on a path from `from` (after instruction `after` in it, or
@@ -279,32 +375,40 @@ fn single_predecessor<'ctx>(b: Block<'ctx>) -> Option<Block<'ctx>> {
     }
 }
 
-/// The condition of the branch that decides whether a join's value comes from `a` or `b`
-/// (each the branching block itself or a block it alone enters, which goes on to `join`),
-/// and the incoming block that stands for its true side.
-fn branch_between<'ctx>(a: Block<'ctx>, b: Block<'ctx>, join: Block<'ctx>) -> Option<(Value<'ctx>, Block<'ctx>)> {
-    let decider = |x: Block<'ctx>| if x.terminator().is_some_and(|t| t.is_conditional_branch()) { Some(x) } else { single_predecessor(x) };
-    let d = decider(a)?;
-    if decider(b)? != d {
-        return None;
-    }
+/// The condition of the branch that decides whether a join's value comes from incoming
+/// block `a` or `b`, and the one of them that stands for its true side: the branch ends
+/// the nearest block dominating both, and each side's successor dominates its incoming
+/// block (or is the join itself, entered from the branching block).
+fn branch_between<'ctx>(cfg: &FunctionCfg<'ctx>, a: Block<'ctx>, b: Block<'ctx>, join: Block<'ctx>) -> Option<(Value<'ctx>, Block<'ctx>)> {
+    let d = common_dominator(cfg, a, b)?;
     let term = d.terminator()?;
     if !term.is_conditional_branch() {
         return None;
     }
     let [on_true, on_false] = term.successors()[..] else { return None };
-    // Which incoming block the true edge leads to (directly into the join from `d`, or
-    // through a block of its own).
-    let side = |s: Block<'ctx>| if s == join { d } else { s };
-    let (ta, fa) = (side(on_true), side(on_false));
-    if ta == fa {
+    if on_true == on_false {
         return None;
     }
-    if (ta == a && fa == b) || (ta == b && fa == a) {
-        Some((term.branch_condition(), ta))
+    let side = |s: Block<'ctx>, x: Block<'ctx>| if s == join { x == d } else { cfg.dominates(s, x) };
+    if side(on_true, a) && side(on_false, b) {
+        Some((term.branch_condition(), a))
+    } else if side(on_true, b) && side(on_false, a) {
+        Some((term.branch_condition(), b))
     } else {
         None
     }
+}
+
+/// The nearest block that dominates both `a` and `b`.
+fn common_dominator<'ctx>(cfg: &FunctionCfg<'ctx>, a: Block<'ctx>, b: Block<'ctx>) -> Option<Block<'ctx>> {
+    let mut d = a;
+    while !cfg.dominates(d, b) {
+        match cfg.idom[cfg.index[&d]] {
+            Some(i) if cfg.blocks[i] != d => d = cfg.blocks[i],
+            _ => return None,
+        }
+    }
+    Some(d)
 }
 
 /// The contribution of one operation `o` applying `op` to a load of the element (`is_load`)
@@ -322,6 +426,17 @@ fn operation<'ctx>(o: Value<'ctx>, op: ReductionOp, is_load: &dyn Fn(Value<'ctx>
         (ReductionOp::Add, LLVMAdd | LLVMFAdd) | (ReductionOp::Mul, LLVMMul | LLVMFMul) => other(two(o)?).map(|x| (x, false)),
         (ReductionOp::BitAnd, LLVMAnd) | (ReductionOp::BitOr, LLVMOr) | (ReductionOp::BitXor, LLVMXor) => other(two(o)?).map(|x| (x, false)),
         (ReductionOp::Add, LLVMSub | LLVMFSub) => (is_load(o.operand(0)) && !is_load(o.operand(1))).then(|| (o.operand(1), true)),
+        // `h + a * b` contracted (clang's default -ffp-contract=on): the contribution is the
+        // product, which fmuladd may round on its own anyway.
+        (ReductionOp::Add, LLVMCall) if o.called_name().is_some_and(|n| n.starts_with("llvm.fmuladd.")) => {
+            let (a, b, c) = (o.call_arg(0), o.call_arg(1), o.call_arg(2));
+            if !is_load(c) || is_load(a) || is_load(b) {
+                return None;
+            }
+            let builder = o.context().builder();
+            builder.position_before(o);
+            Some((builder.binop(LLVMFMul, a, b), false))
+        }
         (ReductionOp::Max | ReductionOp::Min, LLVMCall) => {
             let name = o.called_name()?;
             let family = if op == ReductionOp::Max { ["llvm.smax.", "llvm.umax.", "llvm.maxnum.", "llvm.maximumnum."] } else { ["llvm.smin.", "llvm.umin.", "llvm.minnum.", "llvm.minimumnum."] };
@@ -404,7 +519,13 @@ fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionT
     let p = u.store.operand(1);
     let float = matches!(ty, ReductionType::F32 | ReductionType::F64);
     let signed = matches!(ty, ReductionType::I8 | ReductionType::I16 | ReductionType::I32 | ReductionType::I64);
-    let x = u.x;
+    // On a promoted element the contribution narrows to the element's type (exact for the
+    // ring operations; max and min compared the widened values, the same order).
+    let x = match u.narrow {
+        Some(t) if matches!(u.x.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && u.x.operand(0).ty() == t => u.x.operand(0),
+        Some(t) => b.cast(Opcode::LLVMTrunc, u.x, t),
+        None => u.x,
+    };
     let rmw = match op {
         ReductionOp::Add if float => Some((Rmw::LLVMAtomicRMWBinOpFAdd, if u.negate { b.fneg(x) } else { x })),
         ReductionOp::Add => Some((if u.negate { Rmw::LLVMAtomicRMWBinOpSub } else { Rmw::LLVMAtomicRMWBinOpAdd }, x)),
@@ -422,11 +543,16 @@ fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionT
         Some((kind, x)) => {
             b.atomic_rmw(kind, p, x);
         }
-        None => multiply_by_cas(m, &b, u, p),
+        None => multiply_by_cas(m, &b, u, p, x),
     }
     u.store.erase();
     for d in &u.dead {
         d.erase();
+    }
+    for w in &u.widenings {
+        if w.users().is_empty() {
+            w.erase();
+        }
     }
     // A load that still decides something (the comparison of a conditional store or of a
     // `?:`) reads a value other threads update: atomically, so that it reads one of the
@@ -443,9 +569,9 @@ fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionT
 
 /// `*p *= x` as a compare-and-swap loop (there is no atomic multiply): the integer image of
 /// the old value is what the swap compares, so that a float's -0.0 and NaN work too.
-fn multiply_by_cas<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, u: &Update<'ctx>, p: Value<'ctx>) {
+fn multiply_by_cas<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, u: &Update<'ctx>, p: Value<'ctx>, x: Value<'ctx>) {
     let ctx = m.context();
-    let ty = u.x.ty();
+    let ty = x.ty();
     let bits = ctx.int((ty.store_size(m) * 8) as u32);
     let start = b.insert_block();
     let done = start.split_before(ctx, u.store, "acc.red.cas.done");
@@ -460,7 +586,8 @@ fn multiply_by_cas<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, u: &Upda
     let old = b.phi(bits, "");
     old.add_incoming(first, start);
     let value = if ty == bits { old } else { b.cast(Opcode::LLVMBitCast, old, ty) };
-    let product = b.binop(u.dead[0].opcode().expect("the update's operation"), value, u.x);
+    let multiply = u.dead.iter().filter_map(|d| d.opcode()).find(|o| matches!(o, Opcode::LLVMMul | Opcode::LLVMFMul)).expect("a * update multiplies");
+    let product = b.binop(multiply, value, x);
     let new = if ty == bits { product } else { b.cast(Opcode::LLVMBitCast, product, bits) };
     let pair = b.cmpxchg(p, old, new);
     let seen = b.extract_value(pair, 0);

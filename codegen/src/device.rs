@@ -744,9 +744,7 @@ fn reductions<'ctx>(
             gang_dim: descs[first + i].0.gang_dim,
         });
     }
-    for p in &atomic_plans {
-        crate::atomic_reduction::apply(dev, p);
-    }
+    crate::atomic_reduction::apply(dev, &atomic_plans);
     let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
     out.report.extend(atomic_notes);
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the

@@ -4,7 +4,8 @@
 //! One item is one compute region over a nest of loops (level 0 over `NI`, inner levels over
 //! `NJ`/`NK`/`NP`) whose bodies update reduction variables:
 //!
-//!  - region variables (scalars or small arrays `T hist[K]`), declared before the region,
+//!  - region variables (scalars or small arrays `T hist[K]`, some named `hist[0:kn]` with a
+//!    run-time `kn`: accc reduces those with atomic updates), declared before the region,
 //!    named in the clause of level 0 (and of the construct for `parallel reduction(..)`),
 //!    either on every inner level too or only there (OpenUH-style placement: inner
 //!    `loop worker/vector` update the variable without a clause), printed after the region;
@@ -195,6 +196,9 @@ struct RVar {
     /// Array reduction variable `T name[k]`; `whole`: clause names the whole array.
     k: Option<i64>,
     whole: bool,
+    /// The clause's section is `name[0:kn]` with `int kn = k` (bounds only known at run
+    /// time: accc updates the elements atomically).
+    runtime: Option<String>,
     owner: Owner,
     /// Update statements per iteration of each level.
     counts: Vec<u8>,
@@ -212,8 +216,9 @@ impl RVar {
     }
 
     fn item(&self) -> String {
-        match self.k {
-            Some(k) if !self.whole => format!("{}[0:{k}]", self.name),
+        match (self.k, &self.runtime) {
+            (Some(_), Some(kn)) => format!("{}[0:{kn}]", self.name),
+            (Some(k), None) if !self.whole => format!("{}[0:{k}]", self.name),
             _ => self.name.clone(),
         }
     }
@@ -387,6 +392,9 @@ impl Gen<'_> {
         let (loop_words, text) =
             self.red_level(&mut cx, &body, &levels, 0, &vars, every, merge, dest, pos);
         for v in vars.iter().filter(|v| v.owner == Owner::Region) {
+            if let (Some(k), Some(kn)) = (v.k, &v.runtime) {
+                w.line(format!("int {kn} = {k};"));
+            }
             match v.k {
                 Some(k) => {
                     let inits: Vec<String> = (0..k)
@@ -571,7 +579,10 @@ impl Gen<'_> {
         } else {
             None
         };
+        // Some region arrays get bounds known only at run time.
+        let runtime = (array && owner == Owner::Region && self.rng.chance(35)).then(|| self.fresh("kn"));
         RVar {
+            runtime,
             name: self.fresh(if array { "hist" } else { "r" }),
             ty,
             op,

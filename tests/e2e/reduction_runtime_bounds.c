@@ -186,6 +186,47 @@ static void row_parts(int n, int m) {
   free(b), free(bw);
 }
 
+/* char and short elements, which C promotes to int in the update (`c[j] += 1` is
+ * trunc(sext(c[j]) + 1)): the atomic works on the narrow element; sums wrap. */
+static void narrow_types(int n, int m) {
+  signed char *c = e2e_alloc(m), *cw = e2e_alloc(m);
+  unsigned short *s = e2e_alloc(m * sizeof(short)), *sw = e2e_alloc(m * sizeof(short));
+  short *mx = e2e_alloc(m * sizeof(short)), *mxw = e2e_alloc(m * sizeof(short));
+  unsigned char *mn = e2e_alloc(m), *mnw = e2e_alloc(m);
+  for (int j = 0; j < m; j++) {
+    c[j] = cw[j] = (signed char)(j - 3);
+    s[j] = sw[j] = (unsigned short)(60000 + j);
+    mx[j] = mxw[j] = -300;
+    mn[j] = mnw[j] = 250;
+  }
+  for (int i = 0; i < n; i++) {
+    int j = i % m;
+    cw[j] += (signed char)(i % 7);
+    sw[j] *= (unsigned short)(i % 50 == 0 ? 3 : 1);
+    short v = (short)((i * 37) % 1001 - 500);
+    mxw[j] = mxw[j] > v ? mxw[j] : v;
+    unsigned char u = (unsigned char)((i * 11) % 240 + 3);
+    if (u < mnw[j]) mnw[j] = u;
+  }
+#pragma acc parallel loop reduction(+:c[0:m]) reduction(*:s[0:m]) reduction(max:mx[0:m]) reduction(min:mn[0:m])
+  for (int i = 0; i < n; i++) {
+    int j = i % m;
+    c[j] += (signed char)(i % 7);
+    s[j] *= (unsigned short)(i % 50 == 0 ? 3 : 1);
+    short v = (short)((i * 37) % 1001 - 500);
+    mx[j] = mx[j] > v ? mx[j] : v;
+    unsigned char u = (unsigned char)((i * 11) % 240 + 3);
+    if (u < mn[j]) mn[j] = u;
+  }
+  for (int j = 0; j < m; j++) {
+    CHECK(c[j] == cw[j], "narrow: c[%d] = %d, want %d", j, c[j], cw[j]);
+    CHECK(s[j] == sw[j], "narrow: s[%d] = %u, want %u", j, s[j], sw[j]);
+    CHECK(mx[j] == mxw[j], "narrow: mx[%d] = %d, want %d", j, mx[j], mxw[j]);
+    CHECK(mn[j] == mnw[j], "narrow: mn[%d] = %u, want %u", j, mn[j], mnw[j]);
+  }
+  free(c), free(cw), free(s), free(sw), free(mx), free(mxw), free(mn), free(mnw);
+}
+
 int main(void) {
   histogram(100003, 37);
   histogram(999, 1);
@@ -198,5 +239,7 @@ int main(void) {
   large_and_rows(30011);
   row_parts(20011, 5);
   row_parts(7, 1);
+  narrow_types(10007, 13);
+  narrow_types(3, 2);
   return e2e_finish();
 }
