@@ -1011,14 +1011,14 @@ fn emit_fill<'ctx>(
     // Stores: column u of the round only where it is inside the window (then so are the
     // columns before it).
     let col_next = ctx.append_block(kernel, "acc.cache.load.next");
-    for u in 0..per_row as usize {
+    for (u, &column) in columns.iter().enumerate() {
         if u > 0 {
             let store_u = ctx.append_block(kernel, "acc.cache.store");
-            b.cond_br(b.icmp(IntPred::LLVMIntSLT, columns[u], cols), store_u, col_next);
+            b.cond_br(b.icmp(IntPred::LLVMIntSLT, column, cols), store_u, col_next);
             b.position_at_end(store_u);
         }
         for &(_, dst_row, v) in loaded.iter().filter(|l| l.0 == u) {
-            b.store(v, b.gep(p.elem, tile, &[b.add(dst_row, columns[u])], true));
+            b.store(v, b.gep(p.elem, tile, &[b.add(dst_row, column)], true));
         }
     }
     b.br(col_next);

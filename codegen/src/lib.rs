@@ -60,6 +60,7 @@ pub mod private_atomics;
 pub mod privatize;
 pub mod reduction;
 pub mod ptx;
+pub mod ptx_fixups;
 pub mod report;
 pub mod routine;
 pub mod rt;

@@ -82,7 +82,8 @@ impl Nvptx {
             .tm
             .write_to_memory_buffer(m.ink(), FileType::Assembly)
             .map_err(|e| AccError::internal(format!("the NVPTX back end failed: {e}")))?;
-        Ok(String::from_utf8_lossy(buf.as_slice()).into_owned())
+        // ptxas miscompiles some of what LLVM emits; ptx_fixups.rs rewrites it first.
+        Ok(crate::ptx_fixups::work_around_ptxas(&String::from_utf8_lossy(buf.as_slice())))
     }
 }
 
