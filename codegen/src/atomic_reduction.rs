@@ -60,7 +60,9 @@ pub struct Planned<'ctx> {
 /// (the loop's region, or the whole kernel for a construct's item), or why they cannot be
 /// made atomic. Plan every item of a kernel before applying any: a rewrite adds loops.
 pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, inside: &dyn Fn(Value<'ctx>) -> bool, loc: &Loc) -> Result<Planned<'ctx>> {
-    let what = |why: &str| AccError::unsupported(loc, format!("the array reduction '{}' without constant bounds {why}", r.var.text));
+    // What makes the item one for atomics, as its errors name it.
+    let kind = if r.var.dims.is_empty() { "without constant bounds" } else { "over a part of each row" };
+    let what = |why: &str| AccError::unsupported(loc, format!("the array reduction '{}' {kind} {why}", r.var.text));
     if storage.is_alloca() {
         return Err(what("of an array private to the compute region (accc updates such an array's elements atomically in device memory)"));
     }

@@ -12,6 +12,7 @@
 // RUN: not %accc -DLOGICAL -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=LOGICAL
 // RUN: not %accc -DASSIGNS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ASSIGNS
 // RUN: not %accc -DCALLS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=CALLS
+// RUN: not %accc -DROWS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // REPORT-LABEL: reduction-runtime-bounds.c: histogram:
 // REPORT: [[@LINE+6]], Generating reduction(+:h[0:m]) over the compute region: atomic updates of its elements in device memory (its bounds are only known at run time)
@@ -106,5 +107,13 @@ extern void bump(double *p);
 void calls(int n, int m, double *h) {
 #pragma acc parallel loop reduction(+:h[0:m])
   for (int i = 0; i < n; i++) bump(&h[i % m]);
+}
+#endif
+
+#ifdef ROWS
+// ROWS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'm[0:8][0:4]' over a part of each row stores an element other than by updating it with '+'
+void rows(int n, double m[8][8]) {
+#pragma acc parallel loop reduction(+:m[0:8][0:4])
+  for (int i = 0; i < n; i++) m[i % 8][i % 4] = i;
 }
 #endif
