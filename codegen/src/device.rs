@@ -678,9 +678,10 @@ fn reductions<'ctx>(
     let of = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(x) = c { Some(x.clone()) } else { None }).collect() };
     let privates = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Private(x) = c { Some(x.base) } else { None }).collect() };
     let construct: Vec<Reduction> = of(&r.directive.clauses).iter().filter_map(in_kernel).collect();
-    // Items without constant bounds are updated in place with atomics (atomic_reduction.rs),
-    // the construct's anywhere in the kernel, a loop's inside the loop; the rest get
-    // private copies.
+    // Items without constant bounds, over a part of each row, or too large for private
+    // copies are updated in place with atomics (atomic_reduction.rs; a large one only when
+    // the region just updates it), the construct's anywhere in the kernel, a loop's inside
+    // the loop; the rest get private copies (reduction.rs).
     let mut atomic_notes = Vec::new();
     let mut atomic_plans = Vec::new();
     let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
