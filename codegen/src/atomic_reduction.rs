@@ -210,29 +210,26 @@ fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx
     if !matches!(op, ReductionOp::Max | ReductionOp::Min) {
         return None;
     }
-    // A `?:` as a diamond: the stored value a phi of the two sides.
-    if v.is_phi() && v.users().len() == 1 {
+    // A `?:` as a diamond: the stored value a phi of the two sides. (A phi that is not one,
+    // such as a `?:` inside a conditionally stored contribution, may still be the next form.)
+    let diamond = || -> Option<Update<'ctx>> {
         let incoming = v.incoming();
         let [(a, from_a), (b, from_b)] = incoming[..] else { return None };
         let (cond, on_true) = branch_between(cfg, from_a, from_b, v.parent_block())?;
         let (t, f) = if on_true == from_a { (a, b) } else { (b, a) };
         let (x, elems) = extreme(cond, t, f, op, &is_elem, &eq)?;
         let (loads, widenings) = reads(&elems, &[cond, v])?;
-        return Some(update(x, false, loads, vec![v], widenings));
+        Some(update(x, false, loads, vec![v], widenings))
+    };
+    if let Some(u) = (v.is_phi() && v.users().len() == 1).then(diamond).flatten() {
+        return Some(u);
     }
     if narrow {
         return None;
     }
     // A conditional store of the contribution: `select(cond, x, h[e])` on the taken side,
     // x compared as it is or widened (`if (c > h[e]) h[e] = c;` with `short h[]`).
-    let blk = store.parent_block();
-    let pred = single_predecessor(blk)?;
-    let term = pred.terminator()?;
-    if !term.is_conditional_branch() {
-        return None;
-    }
-    let cond = term.branch_condition();
-    let taken_on_true = term.successors()[0] == blk;
+    let (cond, taken_on_true) = guarding_branch(cfg, store.parent_block(), &is_elem)?;
     let elem = cond.operands().into_iter().find(|o| is_elem(*o))?;
     let x = cond.operands().into_iter().find(|o| *o != elem)?;
     let (t, f) = if taken_on_true { (x, elem) } else { (elem, x) };
@@ -366,6 +363,32 @@ fn clear_path<'ctx>(cfg: &FunctionCfg<'ctx>, stores: &[Value<'ctx>], from: Block
         let at = s.parent_block();
         (at == from && after.is_some_and(|a| before(a, *s))) || (at == to && before(*s, load)) || between.contains(&at)
     })
+}
+
+/// The comparison of the element (`is_elem`) whose branch decides whether block `blk`
+/// runs, and whether it runs on the true side: the nearest block above `blk` in the
+/// dominator tree that ends in a branch on such a comparison, one of whose successors is
+/// entered only from it and dominates `blk` (`if (x > h[e]) h[e] = x;`, also when computing
+/// x again takes blocks of its own, as a `?:` in x does).
+fn guarding_branch<'ctx>(cfg: &FunctionCfg<'ctx>, blk: Block<'ctx>, is_elem: &dyn Fn(Value<'ctx>) -> bool) -> Option<(Value<'ctx>, bool)> {
+    let mut at = blk;
+    for _ in 0..16 {
+        let d = cfg.blocks[cfg.idom[cfg.index[&at]]?];
+        if d == at {
+            return None;
+        }
+        if let Some(term) = d.terminator().filter(|t| t.is_conditional_branch()) {
+            let cond = term.branch_condition();
+            let compares = matches!(cond.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMFCmp)) && cond.operands().into_iter().any(is_elem);
+            let succs = term.successors();
+            let side = succs.iter().position(|s| single_predecessor(*s) == Some(d) && cfg.dominates(*s, blk));
+            if let (true, Some(i), [a, b]) = (compares, side, &succs[..]) {
+                return (a != b).then_some((cond, i == 0));
+            }
+        }
+        at = d;
+    }
+    None
 }
 
 /// The block all of whose paths into `b` pass, when it is its only predecessor.

@@ -49,6 +49,7 @@ static void extremes(int n, int m) {
     int j = i % m, v = (int)(((long)i * 104729) % 20011) - 10005;
     unsigned u = (unsigned)(((long)i * 7919) % 3999999999L);
     if (v > hiw[j]) hiw[j] = v;
+    if ((i % 3 == 0 ? v : -v) > hiw[j]) hiw[j] = (i % 3 == 0 ? v : -v);
     if (u < low[j]) low[j] = u;
     fxw[j] = fmax(fxw[j], 0.5 * v);
     fnw[j] = fminf(fnw[j], 0.25f * v);
@@ -60,6 +61,8 @@ static void extremes(int n, int m) {
     int j = i % m, v = (int)(((long)i * 104729) % 20011) - 10005;
     unsigned u = (unsigned)(((long)i * 7919) % 3999999999L);
     hi[j] = hi[j] > v ? hi[j] : v;
+    /* A conditional store whose contribution has a ?: of its own (computed twice). */
+    if ((i % 3 == 0 ? v : -v) > hi[j]) hi[j] = (i % 3 == 0 ? v : -v);
     lo[j] = u < lo[j] ? u : lo[j];
     fx[j] = fmax(fx[j], 0.5 * v);
     fn[j] = fminf(0.25f * v, fn[j]);
