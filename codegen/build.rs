@@ -1,7 +1,8 @@
 //! Two build steps for the codegen crate:
 //! - the debug-info fix-ups (debuginfo.cpp) that LLVM's C API cannot express, compiled
 //!   against LLVM 22's headers; src/ir.rs is their only caller;
-//! - `runtime-ir/reduce.c` (the reduction helpers, src/reduction.rs) and
+//! - `runtime-ir/reduce.c` (the reduction helpers, src/reduction.rs), `runtime-ir/private.c`
+//!   (private copies of run-time size, src/private_copies.rs) and
 //!   `runtime-ir/libm.c` (device versions of the math.h/complex.h functions libdevice lacks,
 //!   see src/devmath.rs) compiled to LLVM IR for the host target: the device module is a
 //!   clone of the host module, so these definitions must have the host ABI's signatures.
@@ -16,6 +17,7 @@ fn main() {
     build_debuginfo(&prefix);
     build_device_c(&prefix, "libm");
     build_device_c(&prefix, "reduce");
+    build_device_c(&prefix, "private");
 }
 
 fn build_debuginfo(prefix: &str) {

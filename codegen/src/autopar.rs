@@ -501,7 +501,7 @@ impl<'a, 'ctx> LoopProof<'a, 'ctx> {
             return None;
         }
         let index = self.f.params().iter().position(|p| *p == base)?;
-        self.r.captures.iter().filter(|c| c.passing != crate::capture::Passing::Private).nth(index)
+        self.r.captures.iter().filter(|c| c.passing.is_parameter()).nth(index)
     }
 
     /// The name of what `base` points into, for the report.

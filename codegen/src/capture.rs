@@ -73,9 +73,21 @@ pub enum Passing {
     FirstPrivate,
     /// Fresh, uninitialised private storage in the kernel; nothing is passed.
     Private,
+    /// A copy in the launch's private area (private_copies.rs): a `private` or
+    /// `firstprivate` section of a pointer variable (`private(p[0:n])`: the pointer becomes
+    /// the copy's), or a firstprivate variable too large for a kernel parameter. The
+    /// variable is not passed; `initialised` (firstprivate) copies start as the data.
+    PrivateCopy { initialised: bool },
     /// A variable's address, mapped implicitly around the launch with this kind, then
     /// translated.
     Implicit(DataKind),
+}
+
+impl Passing {
+    /// The capture is a parameter of the outlined function (private storage is not).
+    pub fn is_parameter(self) -> bool {
+        !matches!(self, Passing::Private | Passing::PrivateCopy { .. })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,7 +186,7 @@ pub fn implicit_attribute(f: &CaptureFacts, passing: Passing, pointer: bool) -> 
         Passing::Private if f.loop_variable => Some(("private", "loop variable of an acc loop")),
         Passing::Private => Some(("private", "scalar written in a kernels region whose value neither enters nor leaves it")),
         Passing::Translate if f.storage == Storage::PointerValue && !f.in_data_clause => Some(("firstprivate", pointer_why)),
-        Passing::Translate | Passing::Value => None,
+        Passing::Translate | Passing::Value | Passing::PrivateCopy { .. } => None,
     }
 }
 

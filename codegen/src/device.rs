@@ -54,6 +54,9 @@ pub struct KernelPlan {
     pub link_slot: bool,
     /// Per `cache` item, what the compile report says (cache.rs).
     pub caches: Vec<crate::cache::Note>,
+    /// Per private copy of run-time size (`Outlined::copies`), whose executors have one
+    /// (private_copies.rs): the host stub lays out the launch's private area by them.
+    pub private_levels: Vec<crate::private_copies::CopyLevel>,
 }
 
 /// A loop spread over the gangs of one dimension, as the host stub sizes the grid for it.
@@ -82,7 +85,8 @@ impl KernelPlan {
         if self.worker_sync {
             f |= FLAG_WORKER_SYNC;
         }
-        if self.cap_gangs && self.reduce_vars > 0 {
+        // Reductions combine fewer partials; private copies take less memory.
+        if self.cap_gangs && (self.reduce_vars > 0 || !self.private_levels.is_empty()) {
             f |= FLAG_CAP_GANGS;
         }
         if self.link_slot {
@@ -163,6 +167,9 @@ fn build_in<'ctx>(
     // Loops of an inlined routine may have reductions that the region's clauses do not show.
     let inlined = crate::routine::inline_level_routines(dev, &kernels, routines, regions)?;
     crate::on_device::fold(dev);
+    if regions.iter().any(|r| !r.copies.is_empty()) {
+        crate::private_copies::link_helpers(dev)?;
+    }
     crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::redirect_declared(dev, declared);
     crate::globals::check(dev, &kernels, regions, declared)?;
@@ -492,6 +499,16 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     // one copy per such executor.
     let effective = crate::mapping::effective_levels(&levels, &parents);
     mark_private_clauses(k, r, &loops, &effective);
+    // A private copy of a sequential loop belongs to whoever runs it: the loops around it.
+    let mut coverage = effective.clone();
+    for i in 0..coverage.len() {
+        if let Some(p) = parents[i].filter(|p| *p < i) {
+            coverage[i] = coverage[i].union(coverage[p]);
+        }
+    }
+    let private_levels = crate::private_copies::set_levels(k, &r.directive, &r.copies, &loops, &coverage);
+    // Lanes share a gang's or a worker's copies as they share private arrays in shared memory.
+    let shared_copies = private_levels.iter().any(|l| *l != crate::private_copies::CopyLevel::Thread);
     // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory;
     // a chunk size's call stays until the loop is partitioned, to keep its value alive.
     let kept: Vec<Value> = statics.iter().filter_map(|s| if let Some(StaticChunk::ClauseCall(c)) = s { Some(*c) } else { None }).collect();
@@ -550,7 +567,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     // (the cache markers are calls it would otherwise make single-lane).
     let tiles = crate::cache::Limits { threads: block_threads(r, shape), shared_bytes: crate::privatize::SHARED_LIMIT.saturating_sub(placed.bytes), sync: opts.sync };
     let cached = crate::cache::apply(dev, k, &caches, &parts.windows, tiles);
-    let worker_sync = red.worker_sync | placed.per_worker | cached.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared));
+    let worker_sync = red.worker_sync | placed.per_worker | cached.per_worker | (opts.sync && crate::guard::guard_kernel(dev, k, &parts.headers, placed.shared || shared_copies));
     let gang_trips = parts.gang_trips.map(|t| {
         t.and_then(|(total, levels)| {
             let per_thread = cached.gang_loops.iter().find(|(v, _)| *v == total).map_or(1, |(_, p)| *p);
@@ -571,7 +588,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         }
     }
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches })
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels })
 }
 
 /// The most threads a block of the region's kernel can have: its constant `num_workers` and

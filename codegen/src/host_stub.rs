@@ -43,7 +43,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         .captures
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.passing != Passing::Private)
+        .filter(|(_, c)| c.passing.is_parameter())
         .map(|(i, c)| (i, host_arg(&b, c)))
         .collect();
 
@@ -93,7 +93,11 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         // The reduction scratch: the host path has no gangs to combine.
         host_call.push(ctx.ptr().const_null());
     }
+    let host_block = host_private_copies(m, &b, r, &mut host_call);
     b.call(r.func, &host_call, "");
+    if let Some(block) = host_block {
+        b.call(libc_fn(m, "free", ctx.void(), &[ctx.ptr()]), &[block], "");
+    }
     b.br(r.exit);
 
     // Device: map, translate, launch, unmap.
@@ -151,9 +155,30 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     } else {
         0
     };
+    // Private copies of run-time size: the runtime fills the area's slot (one more than its
+    // index: 0 is none).
+    let private_arg = if r.copies.is_empty() {
+        0
+    } else {
+        let ranges = crate::private_copies::host_ranges(&b, ctx, &r.copies, |i| r.captures[i].value);
+        let sources: Vec<Value> = r
+            .copies
+            .iter()
+            .zip(&ranges)
+            .filter(|(c, _)| c.initialised)
+            .map(|(c, (addr, _, _))| {
+                let text = b.global_string(&r.captures[c.capture].name, ".acc.name");
+                b.call(rt.deviceptr, &[*addr, loc_s, text], "")
+            })
+            .collect();
+        let (args, _) = crate::private_copies::stub_args(&b, ctx, &r.copies, &plan.private_levels, &ranges, &sources);
+        let at = dev_args.len() as u64 + 1;
+        dev_args.extend(args);
+        at
+    };
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
-    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, scratch_arg);
+    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, [scratch_arg, private_arg]);
     // One dimension unless a gang dimension beyond the first can be other than 1.
     match gangs {
         [x, y, z] if y.const_int_value() == Some(1) && z.const_int_value() == Some(1) => {
@@ -173,6 +198,31 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     }
     b.br(r.exit);
     Ok(desc.name())
+}
+
+/// The host path's private copies of run-time size: one malloc'ed block of them all (every
+/// copy at the gang's level: one gang, one worker, one lane), their arguments appended to
+/// `call`. Returns the block, to free after the call.
+fn host_private_copies<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, r: &Outlined<'ctx>, call: &mut Vec<Value<'ctx>>) -> Option<Value<'ctx>> {
+    if r.copies.is_empty() {
+        return None;
+    }
+    let ctx = m.context();
+    let ranges = crate::private_copies::host_ranges(b, ctx, &r.copies, |i| r.captures[i].value);
+    let levels = vec![crate::private_copies::CopyLevel::Gang; r.copies.len()];
+    let sources: Vec<Value> = r.copies.iter().zip(&ranges).filter(|(c, _)| c.initialised).map(|(_, (addr, _, _))| *addr).collect();
+    let (mut args, total) = crate::private_copies::stub_args(b, ctx, &r.copies, &levels, &ranges, &sources);
+    // malloc(0) may return null, which the copies would then be based on.
+    let bytes = b.binop(crate::ir::Opcode::LLVMOr, total, ctx.i64().const_int(1));
+    let block = b.call(libc_fn(m, "malloc", ctx.ptr(), &[ctx.i64()]), &[bytes], "acc.private.host");
+    args[0] = block;
+    call.extend(args);
+    Some(block)
+}
+
+/// A C library function, declared once.
+fn libc_fn<'ctx>(m: Module<'ctx>, name: &str, ret: crate::ir::Type<'ctx>, params: &[crate::ir::Type<'ctx>]) -> Value<'ctx> {
+    m.function(name).unwrap_or_else(|| m.get_or_add_function(name, m.context().fn_type(ret, params, false)))
 }
 
 fn host_arg<'ctx>(b: &Builder<'ctx>, c: &Capture<'ctx>) -> Value<'ctx> {
@@ -327,13 +377,13 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
 }
 
 /// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
-/// flags, reduce_vars, scratch_arg } (runtime/include/accrt.h).
+/// flags, reduce_vars, scratch_arg, private_arg } (runtime/include/accrt.h).
 /// `image` is image_job's placeholder and the size 0 until image_job::install.
 #[allow(clippy::too_many_arguments)]
-fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>, scratch_arg: u64) -> Value<'ctx> {
+fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>, [scratch_arg, private_arg]: [u64; 2]) -> Value<'ctx> {
     let name = plan.name.as_str();
     let ptr = ctx.ptr();
-    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64(), ctx.i64(), ctx.i64()]);
+    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64(), ctx.i64(), ctx.i64(), ctx.i64()]);
     let s = |text: &str, gname: &str| {
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(0);
@@ -356,6 +406,7 @@ fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, func
         ctx.i64().const_int(plan.flags()),
         ctx.i64().const_int(plan.reduce_vars),
         ctx.i64().const_int(scratch_arg),
+        ctx.i64().const_int(private_arg),
     ]);
     let g = m.add_global(ty, &format!("__acc_kernel.{name}"));
     g.set_initializer(init);

@@ -57,6 +57,7 @@ pub mod options;
 pub mod outline;
 pub mod partition;
 pub mod private_atomics;
+pub mod private_copies;
 pub mod privatize;
 pub mod reduction;
 pub mod ptx;

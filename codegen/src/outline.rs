@@ -50,6 +50,9 @@ pub struct Outlined<'ctx> {
     /// The construct or one of its loops has a `reduction` clause: the function's last
     /// parameter is the runtime's reduction scratch pointer (null on the host path).
     pub scratch_param: bool,
+    /// Private copies of run-time size (private_copies.rs), in the order of their
+    /// parameters, which follow the scratch's.
+    pub copies: Vec<crate::private_copies::Copy<'ctx>>,
 }
 
 impl<'ctx> Outlined<'ctx> {
@@ -65,8 +68,8 @@ impl<'ctx> Outlined<'ctx> {
                 f.entry_block().instructions().into_iter().find(|i| i.is_alloca() && i.name() == name)
             };
             match c.passing {
-                Passing::Private if found => return slot("private"),
-                Passing::Private => continue,
+                Passing::Private | Passing::PrivateCopy { .. } if found => return slot("private"),
+                Passing::Private | Passing::PrivateCopy { .. } => continue,
                 Passing::FirstPrivate if found => return slot("firstprivate"),
                 _ if found => return params.get(pi).copied(),
                 _ => {}
@@ -156,6 +159,7 @@ pub fn outline<'ctx>(
     let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
     let mut captures = Vec::new();
+    let mut copies = Vec::new();
     for v in captured {
         let storage = storage_of(v);
         // A variable an earlier region captured (e.g. set by one part of a split `kernels`
@@ -190,14 +194,25 @@ pub fn outline<'ctx>(
             default_none: default_none && crate::capture::is_user_variable_name(&display_name(v)),
         };
         let name = display_name(v);
-        let passing = classify(facts).map_err(|e| match e {
+        let mut passing = classify(facts).map_err(|e| match e {
             CaptureError::NeedsExplicitClause => AccError::user(
                 &d.loc,
                 format!("variable '{name}' is used in the region but has no data clause, and default(none) requires one"),
             ),
         })?;
-        if passing == Passing::FirstPrivate {
-            check_param_size(m, d, v, &name)?;
+        let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
+        if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES)? {
+            // A loop's clause is computed inside the region: the stub needs its bounds before.
+            if let (crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(_)) = (&mut source, origin) {
+                let before = header.terminator().expect("split left a branch");
+                for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
+                    *b = crate::reduction::computed_before(*b, before, &cfg, 0).ok_or_else(|| {
+                        AccError::unsupported(&d.loc, format!("'private({})' on a loop whose bounds are computed inside the compute region (compute them before the region)", x.text))
+                    })?;
+                }
+            }
+            passing = Passing::PrivateCopy { initialised };
+            copies.push(crate::private_copies::Copy { capture: captures.len(), source, initialised, origin });
         }
         if crate::capture::loses_write(&facts, passing) && crate::capture::is_user_variable_name(&name) {
             warn(&Warning { loc: d.loc.clone(), msg: lost_write_message(&name, &d.name) });
@@ -216,13 +231,16 @@ pub fn outline<'ctx>(
     }
 
     let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));
-    let func = build_function(m, d, &captures, scratch_param, &region, entry, exit)?;
+    let func = build_function(m, d, &captures, scratch_param, &copies, &region, entry, exit)?;
+    // A firstprivate copy is made from the data on the device.
+    let mut directive = d.clone();
+    directive.clauses.extend(copies.iter().filter_map(|c| crate::private_copies::implied_copyin(m, c, captures[c.capture].value, &captures[c.capture].name)));
     // The header now goes straight to the exit; the stub builder puts the launch in between.
     let b = ctx.builder();
     header.terminator().expect("split left a branch").erase();
     b.position_at_end(header);
     b.br(exit);
-    Ok(Outlined { directive: d.clone(), compute, func, captures, header, exit, scratch_param })
+    Ok(Outlined { directive, compute, func, captures, header, exit, scratch_param, copies })
 }
 
 /// The warning for a store to an implicitly firstprivate scalar (`capture::loses_write`).
@@ -250,7 +268,7 @@ impl<'ctx> Flow<'ctx, '_> {
             .blocks
             .iter()
             .map(|b| match self.earlier.iter().find(|r| r.header == *b) {
-                Some(r) if r.captures.iter().any(|c| c.value == x && c.passing != Passing::Private) => Access::Read,
+                Some(r) if r.captures.iter().any(|c| c.value == x && c.passing.is_parameter()) => Access::Read,
                 _ => liveness::block_access(*b, x),
             })
             .collect()
@@ -425,20 +443,9 @@ fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
 }
 
 /// The most bytes of one firstprivate array or struct: CUDA's kernel parameters hold 4 KiB in
-/// all (PTX before ISA 8.1), and the region's other captures need room beside it.
-const FIRSTPRIVATE_BYTES: u64 = 2048;
-
-/// A firstprivate array or struct travels by value among the launch's parameters.
-fn check_param_size<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, v: Value<'ctx>, name: &str) -> Result<()> {
-    let bytes = variable_type(v).store_size(m);
-    if bytes > FIRSTPRIVATE_BYTES {
-        return Err(AccError::unsupported(
-            &d.loc,
-            format!("'firstprivate' of '{name}' ({bytes} bytes; accc passes a firstprivate array or struct by value among the kernel's parameters, at most {FIRSTPRIVATE_BYTES} bytes): use 'copyin({name})' and a private copy inside the region"),
-        ));
-    }
-    Ok(())
-}
+/// all (PTX before ISA 8.1), and the region's other captures need room beside it; a larger one
+/// is a copy in the launch's private area (private_copies.rs).
+pub const FIRSTPRIVATE_BYTES: u64 = 2048;
 
 fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {
     if v.is_alloca() {
@@ -499,11 +506,21 @@ fn unique_name<'ctx>(m: Module<'ctx>, base: &str) -> String {
     (2..).map(|k| format!("{base}_{k}")).find(|n| m.function(n).is_none()).expect("unbounded")
 }
 
-fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'ctx>], scratch_param: bool, region: &[Block<'ctx>], entry: Block<'ctx>, exit: Block<'ctx>) -> Result<Value<'ctx>> {
+#[allow(clippy::too_many_arguments)]
+fn build_function<'ctx>(
+    m: Module<'ctx>,
+    d: &Directive<'ctx>,
+    caps: &[Capture<'ctx>],
+    scratch_param: bool,
+    copies: &[crate::private_copies::Copy<'ctx>],
+    region: &[Block<'ctx>],
+    entry: Block<'ctx>,
+    exit: Block<'ctx>,
+) -> Result<Value<'ctx>> {
     let ctx: Context = m.context();
     let mut param_tys: Vec<_> = caps
         .iter()
-        .filter(|c| c.passing != Passing::Private)
+        .filter(|c| c.passing.is_parameter())
         .map(|c| match c.passing {
             Passing::FirstPrivate => variable_type(c.value),
             _ => c.value.ty(),
@@ -512,6 +529,7 @@ fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'c
     if scratch_param {
         param_tys.push(ctx.ptr());
     }
+    param_tys.extend(crate::private_copies::param_types(ctx, copies));
     let fty = ctx.fn_type(ctx.void(), &param_tys, false);
     let name = unique_name(m, &format!("{}_l{}", d.function.name(), d.loc.line));
     let f = m.get_or_add_function(&name, fty);
@@ -544,6 +562,8 @@ fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'c
     for c in caps {
         let replacement = match c.passing {
             Passing::Private => b.alloca(variable_type(c.value), &format!("{}.private", c.name)),
+            // Replaced below, once every copy's parameters are known.
+            Passing::PrivateCopy { .. } => continue,
             Passing::FirstPrivate => {
                 let p = params[pi];
                 pi += 1;
@@ -564,6 +584,17 @@ fn build_function<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>, caps: &[Capture<'c
     }
     if scratch_param {
         params[pi].set_name(crate::reduction::SCRATCH_PARAM);
+        pi += 1;
+    }
+    if !copies.is_empty() {
+        let names: Vec<String> = copies.iter().map(|c| caps[c.capture].name.clone()).collect();
+        let types: Vec<_> = copies.iter().map(|c| variable_type(caps[c.capture].value)).collect();
+        let with = crate::private_copies::emit_entry(m, &b, copies, &params[pi..], &names, &types);
+        for (c, replacement) in copies.iter().zip(with) {
+            let v = caps[c.capture].value;
+            v.replace_uses_where(replacement, in_f);
+            replaced.push((v, replacement));
+        }
     }
     b.br(entry);
     drop_foreign_lifetimes(f);

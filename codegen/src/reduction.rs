@@ -863,7 +863,7 @@ fn whole_rows_text(text: &str) -> String {
 /// `v`, or a copy of its computation before `before`: loads of variables that every store
 /// to happens before `before` (so the copy reads what the region's load reads), integer
 /// arithmetic and casts of such values. None when `v` depends on anything else.
-fn computed_before<'ctx>(v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>, depth: u32) -> Option<Value<'ctx>> {
+pub(crate) fn computed_before<'ctx>(v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>, depth: u32) -> Option<Value<'ctx>> {
     use crate::ir::Opcode::*;
     if !v.is_instruction() || (v.parent_function() == before.parent_function() && cfg.dominates_inst(v, before)) {
         return Some(v);

@@ -25,6 +25,8 @@ typedef struct accrt_kernel {
   uint64_t reduce_vars;    /* number of gang-level reduction variables (0: none) */
   uint64_t scratch_arg;    /* index in args[] of the slot the runtime fills with the scratch
                               pointer (when reduce_vars > 0) */
+  uint64_t private_arg;    /* 0, or 1 + the index in args[] of the slot the runtime fills with
+                              the private area (see below) */
 } accrt_kernel;
 
 /* accrt_kernel.flags: the kernel synchronises the lanes of a worker (or keeps per-worker
@@ -43,6 +45,20 @@ typedef struct accrt_kernel {
  * device buffer of at least round_up(reduce_vars * 8, 256) + reduce_vars * 16 * num_gangs
  * bytes whose first round_up(reduce_vars * 8, 256) bytes are zero at kernel start and must
  * be left zero at its end; one buffer per device and queue. See docs/runtime-abi.md. */
+
+/* Private area (private_arg > 0): `private`/`firstprivate` copies of pointer sections and of
+ * firstprivate variables too large for a kernel parameter, whose size is known only at run
+ * time. With a = private_arg - 1, args[a + 1], args[a + 2], args[a + 3] point to the int64_t
+ * bytes G, W, T of one gang's, one worker's and one thread's copies, and at launch
+ * *(void **)args[a] receives a device buffer of
+ *   num_gangs * (G + num_workers * W + num_workers * vector_length * T)
+ * bytes (final launch sizes), released once the kernel is done. See docs/runtime-abi.md. */
+
+/* The host path's versions of the device runtime's private-copy helpers (one gang, one
+ * worker, one lane; docs/device-runtime.md): the copy of `level` (0 gang, 1 worker, 2
+ * thread) at `offset` in an area laid out as [G][W][T], and a plain copy of `bytes`. */
+void *__acc_private_copy(void *area, int64_t g, int64_t w, int64_t t, int64_t level, int64_t offset);
+void __acc_private_init(void *dst, const void *src, int64_t bytes);
 
 /* Data clause kinds (the low byte of the `kind` argument). */
 enum {

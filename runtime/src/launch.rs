@@ -50,7 +50,7 @@ fn gpu_sm() -> u32 {
 }
 use crate::device::Target;
 use crate::queue::{self, Queue};
-use crate::{device, diag, emu, notify, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, private_area, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Held across the launch of an `ACCRT_KERNEL_LINK_SLOT` kernel until the kernel is done.
 static LINK_SLOT: Mutex<()> = Mutex::new(());
@@ -351,7 +351,12 @@ pub unsafe fn launch(
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run) }
+            // (and, for private copies of run-time size, its `private_arg` slots).
+            unsafe {
+                private_area::with_private_area(kd.private_arg, size, args, &what, || {
+                    scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run)
+                })
+            }
         }
         Target::Emulator => {
             let Some(entry) = kd.emulator_entry else {
@@ -374,7 +379,12 @@ pub unsafe fn launch(
             };
             // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
             // `scratch_arg` slot the compiler made for the scratch pointer.
-            unsafe { scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run) }
+            // (and, for private copies of run-time size, its `private_arg` slots).
+            unsafe {
+                private_area::with_private_area(kd.private_arg, size, args, &what, || {
+                    scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run)
+                })
+            }
         }
     }
 }

@@ -12,6 +12,7 @@
 //! - [`queue`]: async queues (a CUDA stream per queue on the GPU; waits, tests, releases);
 //! - [`launch`]: kernel loading and launch-size decisions;
 //! - [`mem`]: device memory of the selected target;
+//! - [`private_area`]: the memory of private copies whose size is known at run time;
 //! - [`scratch`]: the scratch memory of gang-level reductions;
 //! - [`emu`]: the device emulator (`ACC_DEVICE_TYPE=emulator`);
 //! - [`cuda`]: the dlopen'ed CUDA driver — the only module that calls it;
@@ -38,6 +39,7 @@ pub mod present;
 pub mod profile;
 pub mod queue;
 pub mod rows;
+pub mod private_area;
 pub mod scratch;
 pub mod staging;
 
@@ -106,6 +108,11 @@ pub struct AccrtKernel {
     /// Index in `args` of the slot the runtime fills with the scratch pointer (when
     /// `reduce_vars > 0`).
     pub scratch_arg: u64,
+    /// One more than the index in `args` of the slot the runtime fills with the private
+    /// area's address (0: the kernel has no private copies of run-time size); the next three
+    /// slots hold the kernel's `i64` bytes per gang, per worker and per thread
+    /// (private_area.rs).
+    pub private_arg: u64,
 }
 
 /// `accrt_kernel.flags`: the kernel synchronises the vector lanes of a worker.

@@ -60,6 +60,7 @@ fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> 
         flags,
         reduce_vars: reduce_vars as u64,
         scratch_arg: 1,
+        private_arg: 0,
     };
     // SAFETY: a complete descriptor and the kernel's argument array.
     unsafe {

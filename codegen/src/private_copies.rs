@@ -1,0 +1,288 @@
+//! Private copies whose size is known only at run time: `private(p[0:n])` and
+//! `firstprivate(p[0:n])` of a pointer variable `p`, and firstprivate arrays and structs too
+//! large for a kernel parameter (over `outline::FIRSTPRIVATE_BYTES`).
+//!
+//! Expects: a compute region being outlined (outline.rs), its captured variables and the
+//! clauses of the construct and its loops.
+//!
+//! Produces, in the outlined function, after the captures' parameters (and the reduction
+//! scratch): `ptr area, i64 G, i64 W, i64 T`, then per copy `i64 offset, i64 rebase` and, for
+//! a firstprivate copy, `ptr source, i64 bytes`. Its entry block gets, per copy,
+//! `%c = __acc_private_copy(area, G, W, T, level, offset)` (level 0 until the device module
+//! knows the loop's level, [`set_levels`]) and, for a firstprivate one,
+//! `__acc_private_init(%c, source, bytes)` (collective: every thread of the gang copies a
+//! share, then the gang syncs); the variable's uses become the copy (a pointer section's
+//! pointer variable becomes a private slot holding `%c - rebase`, so `p[i]` is the copy's
+//! element `i`). The host stub ([`host_args`]) lays the copies out: on the device, per gang
+//! `[G: gang copies][W x workers: worker copies][T x threads: thread copies]` in an area the
+//! runtime allocates at launch (runtime/src/private_area.rs); on the host path, one block of
+//! `G + W + T` bytes it mallocs around the call. A firstprivate copy's source is the device
+//! copy of its data (the stub adds an implied `copyin` for it: present data is used as is).
+//!
+//! Does not: copy sections of several dimensions or through pointer rows (located errors),
+//! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
+//! any captured variable a loop privatises, there is one private slot per kernel).
+
+use crate::capture::Passing;
+use crate::contract::{Clause, DataKind, Directive, DirectiveKind, Var};
+use crate::error::{AccError, Result};
+use crate::ir::{Builder, Context, Module, Opcode, Value};
+use crate::mapping::Levels;
+use crate::outline::strip;
+
+/// The device runtime's helpers (runtime-ir/private.c; the host path's in libaccrt).
+pub const COPY_FN: &str = "__acc_private_copy";
+pub const INIT_FN: &str = "__acc_private_init";
+
+const HELPERS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/private.bc"));
+
+/// Links private.c's helpers into the device module (before the emulator's copy is taken:
+/// the GPU and the emulator run the same ones).
+pub fn link_helpers<'ctx>(dev: Module<'ctx>) -> Result<()> {
+    crate::devmath::link_host_c(dev, HELPERS_BC, "runtime-ir/private.c", llvm_sys::LLVMLinkage::LLVMExternalLinkage)
+}
+
+/// Every copy starts 16-byte aligned.
+const ALIGN: u64 = 16;
+
+/// Which executors have a copy of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyLevel {
+    Gang = 0,
+    Worker = 1,
+    Thread = 2,
+}
+
+/// The copies of a loop spread over `levels` (effective levels, mapping.rs): one per
+/// executor of its finest level, as for private arrays (privatize.rs).
+pub fn level_of(levels: Levels) -> CopyLevel {
+    if levels.vector {
+        CopyLevel::Thread
+    } else if levels.worker {
+        CopyLevel::Worker
+    } else {
+        CopyLevel::Gang
+    }
+}
+
+/// What a copy holds.
+#[derive(Clone, Debug)]
+pub enum Source<'ctx> {
+    /// A section of the pointer variable: `base[lower:length]` of `elem_size` bytes.
+    Section(Var<'ctx>),
+    /// The whole variable (its address is the capture), of this many bytes.
+    Whole(u64),
+}
+
+/// Where the clause that asked for the copy is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// On the compute construct (`parallel`, `serial`; for a combined construct's `private`,
+    /// its loop).
+    Construct,
+    /// On the loop directive with this id (`Directive::id`: the same in the device module).
+    Loop(u32),
+}
+
+/// One private copy of a region.
+#[derive(Clone, Debug)]
+pub struct Copy<'ctx> {
+    /// Index in the region's captures.
+    pub capture: usize,
+    pub source: Source<'ctx>,
+    pub initialised: bool,
+    pub origin: Origin,
+}
+
+/// The clause item of `v` (a captured variable) that makes it a copy of run-time size, if
+/// any: a `private`/`firstprivate` section whose base is `v`'s value (`p[0:n]` of pointer
+/// `p`), or a firstprivate variable of more than `param_limit` bytes (`bytes`).
+pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, passing: Passing, bytes: u64, param_limit: u64) -> Result<Option<(Source<'ctx>, bool, Origin)>> {
+    let of_v = |x: &Var<'ctx>| {
+        let b = strip(x.base);
+        b.opcode() == Some(Opcode::LLVMLoad) && strip(b.operand(0)) == v
+    };
+    let check = |x: &Var<'ctx>, clause: &str| -> Result<Source<'ctx>> {
+        if !x.dims.is_empty() {
+            return Err(AccError::unsupported(
+                &d.loc,
+                format!("'{clause}({})': a private copy of a section of several dimensions through a pointer (privatise a section of one dimension, or an array)", x.text),
+            ));
+        }
+        Ok(Source::Section(x.clone()))
+    };
+    for c in &d.clauses {
+        match c {
+            Clause::Private(x) if of_v(x) => return Ok(Some((check(x, "private")?, false, Origin::Construct))),
+            Clause::FirstPrivate(x) if of_v(x) => return Ok(Some((check(x, "firstprivate")?, true, Origin::Construct))),
+            _ => {}
+        }
+    }
+    for l in loops {
+        for c in &l.clauses {
+            if let Clause::Private(x) = c {
+                if of_v(x) {
+                    return Ok(Some((check(x, "private")?, false, Origin::Loop(l.id))));
+                }
+            }
+        }
+    }
+    if passing == Passing::FirstPrivate && bytes > param_limit {
+        return Ok(Some((Source::Whole(bytes), true, Origin::Construct)));
+    }
+    Ok(None)
+}
+
+/// The implied data clause of a firstprivate copy: its data must be on the device to be
+/// copied from (present data is used as is).
+pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>, v: Value<'ctx>, name: &str) -> Option<Clause<'ctx>> {
+    if !c.initialised {
+        return None;
+    }
+    let i64t = m.context().i64();
+    let var = match &c.source {
+        Source::Section(x) => x.clone(),
+        Source::Whole(bytes) => Var { base: v, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: i64t.const_int(*bytes), text: name.to_string(), dims: Vec::new(), rows: Vec::new() },
+    };
+    Some(Clause::Data(DataKind::CopyIn, var))
+}
+
+/// The parameter types the copies add to the outlined function.
+pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate::ir::Type<'ctx>> {
+    if copies.is_empty() {
+        return Vec::new();
+    }
+    let mut t = vec![ctx.ptr(), ctx.i64(), ctx.i64(), ctx.i64()];
+    for c in copies {
+        t.extend([ctx.i64(), ctx.i64()]);
+        if c.initialised {
+            t.extend([ctx.ptr(), ctx.i64()]);
+        }
+    }
+    t
+}
+
+/// Emits the copies at the outlined function's entry (`b` there), `params` being its
+/// parameters from the area's on; returns, per copy, what replaces the captured variable.
+pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>], params: &[Value<'ctx>], names: &[String], types: &[crate::ir::Type<'ctx>]) -> Vec<Value<'ctx>> {
+    let ctx = m.context();
+    let (i64t, ptr) = (ctx.i64(), ctx.ptr());
+    let copy_fn = m.get_or_add_function(COPY_FN, ctx.fn_type(ptr, &[ptr, i64t, i64t, i64t, i64t, i64t], false));
+    let init_fn = m.get_or_add_function(INIT_FN, ctx.fn_type(ctx.void(), &[ptr, ptr, i64t], false));
+    let (area, sizes) = (params[0], &params[1..4]);
+    let mut at = 4;
+    let mut out = Vec::new();
+    let mut inits = Vec::new();
+    for ((c, name), ty) in copies.iter().zip(names).zip(types) {
+        let (offset, rebase) = (params[at], params[at + 1]);
+        at += 2;
+        let copy = b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], i64t.const_int(CopyLevel::Gang as u64), offset], &format!("{name}.copy"));
+        if c.initialised {
+            inits.push((copy, params[at], params[at + 1]));
+            at += 2;
+        }
+        out.push(match c.source {
+            Source::Section(_) => {
+                // The pointer variable's private slot: `p[i]` is the copy's element `i`.
+                let slot = b.alloca(*ty, &format!("{name}.private"));
+                let back = b.binop(Opcode::LLVMSub, i64t.const_int(0), rebase);
+                b.store(b.gep_bytes(ctx, copy, back), slot);
+                slot
+            }
+            Source::Whole(_) => copy,
+        });
+    }
+    // After every copy's address: each init ends with a gang barrier.
+    for (copy, source, bytes) in inits {
+        b.call(init_fn, &[copy, source, bytes], "");
+    }
+    out
+}
+
+/// The levels of a kernel's copies, in the region's order: a construct's `firstprivate` is
+/// the gang's; `private` on a combined construct takes its loop's level, on a `parallel`
+/// construct the gang's; on a loop, the loop's (`effective`, per directive of `loops`, the
+/// combined loop first when `combined`). Sets each `__acc_private_copy` call of kernel `k`
+/// to its copy's level.
+pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[Copy<'ctx>], loops: &[Directive<'ctx>], effective: &[Levels]) -> Vec<CopyLevel> {
+    let combined = matches!(directive.kind, DirectiveKind::Compute { combined_loop: true, .. });
+    let loop_levels = &effective[usize::from(combined)..];
+    let levels: Vec<CopyLevel> = copies
+        .iter()
+        .map(|c| match c.origin {
+            _ if c.initialised => CopyLevel::Gang,
+            Origin::Construct if combined => level_of(effective[0]),
+            Origin::Construct => CopyLevel::Gang,
+            Origin::Loop(id) => loops.iter().zip(loop_levels).find(|(l, _)| l.id == id).map_or(CopyLevel::Gang, |(_, lv)| level_of(*lv)),
+        })
+        .collect();
+    let calls: Vec<Value> = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(COPY_FN)).collect();
+    let i64t = k.context().i64();
+    for (call, level) in calls.iter().zip(&levels) {
+        call.set_operand(4, i64t.const_int(*level as u64));
+    }
+    levels
+}
+
+/// The values the host stub passes for the copies (after the captures and the scratch):
+/// `levels` per copy (all `Gang` on the host path, whose one block is `G + W + T` bytes);
+/// `sizes` per copy its `(host address, bytes, rebase)`, `sources` per firstprivate copy its
+/// source (the host address on the host path, the device one on the device). Returns the
+/// arguments with a null area (the runtime's slot on the device; the host path's block is
+/// `total` bytes, the second value) and the byte count G + W + T.
+pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>], levels: &[CopyLevel], sizes: &[(Value<'ctx>, Value<'ctx>, Value<'ctx>)], sources: &[Value<'ctx>]) -> (Vec<Value<'ctx>>, Value<'ctx>) {
+    let i64t = ctx.i64();
+    let align = |v: Value<'ctx>| {
+        let up = b.binop(Opcode::LLVMAdd, v, i64t.const_int(ALIGN - 1));
+        b.binop(Opcode::LLVMAnd, up, i64t.const_int(!(ALIGN - 1)))
+    };
+    let mut level_bytes = [i64t.const_int(0); 3];
+    let mut per_copy = Vec::new();
+    for ((_, bytes, rebase), level) in sizes.iter().zip(levels) {
+        let l = *level as usize;
+        per_copy.push((level_bytes[l], *rebase));
+        level_bytes[l] = b.binop(Opcode::LLVMAdd, level_bytes[l], align(*bytes));
+    }
+    let mut args = vec![ctx.ptr().const_null(), level_bytes[0], level_bytes[1], level_bytes[2]];
+    let mut src = sources.iter();
+    for ((c, (offset, rebase)), (_, bytes, _)) in copies.iter().zip(per_copy).zip(sizes) {
+        args.extend([offset, rebase]);
+        if c.initialised {
+            args.extend([*src.next().expect("a source per firstprivate copy"), *bytes]);
+        }
+    }
+    let total = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMAdd, level_bytes[0], level_bytes[1]), level_bytes[2]);
+    (args, total)
+}
+
+/// Per copy, its `(host address, bytes, rebase)` at the stub (`capture_value`: the captured
+/// variable of each copy).
+pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>], capture_value: impl Fn(usize) -> Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>, Value<'ctx>)> {
+    let i64t = ctx.i64();
+    copies
+        .iter()
+        .map(|c| match &c.source {
+            Source::Section(x) => {
+                let (addr, bytes) = crate::host_stub::section(b, ctx, x);
+                (addr, bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
+            }
+            Source::Whole(bytes) => (capture_value(c.capture), i64t.const_int(*bytes), i64t.const_int(0)),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_follow_the_finest_level_of_their_loop() {
+        let l = |gang, worker, vector| Levels { gang, worker, vector };
+        assert_eq!(level_of(l(true, false, false)), CopyLevel::Gang);
+        assert_eq!(level_of(l(true, true, false)), CopyLevel::Worker);
+        assert_eq!(level_of(l(false, true, false)), CopyLevel::Worker);
+        assert_eq!(level_of(l(true, true, true)), CopyLevel::Thread);
+        assert_eq!(level_of(l(false, false, true)), CopyLevel::Thread);
+        assert_eq!(level_of(Levels::NONE), CopyLevel::Gang);
+    }
+}

@@ -1,0 +1,126 @@
+//! The private area of a launch: `private` and `firstprivate` copies whose size is known
+//! only at run time (sections of pointers, `private(p[0:n])`, and firstprivate variables too
+//! large for a kernel parameter). docs/runtime-abi.md, "Private area".
+//!
+//! The kernel passes, after the area's slot, the bytes of one gang's (G), one worker's (W)
+//! and one thread's (T) copies; each gang's part of the area is `[G][W × workers][T ×
+//! workers × vector]`, which the device runtime's `__acc_private_copy` (runtime-ir/private.c)
+//! indexes. The area is a block of the device pool, allocated for one launch with its final
+//! sizes and released (mem.rs) once no queue can still use it: launches on different queues
+//! never share one.
+//!
+//! Also here: the host path's versions of the two device helpers (one gang, one worker, one
+//! lane), which the host copy of an outlined region calls.
+//!
+//! Not here: where the copies come from in the kernel (codegen/src/private_copies.rs).
+
+use std::ffi::c_void;
+
+use crate::launch::Size;
+use crate::mem::{self, DevPtr};
+
+/// Bytes of one gang's part: `g + workers * w + workers * vector * t`; `None` on overflow or
+/// a negative size.
+pub fn gang_bytes(g: i64, w: i64, t: i64, workers: u32, vector: u32) -> Option<u64> {
+    let (g, w, t) = (u64::try_from(g).ok()?, u64::try_from(w).ok()?, u64::try_from(t).ok()?);
+    let workers = u64::from(workers);
+    let threads = workers.checked_mul(u64::from(vector))?;
+    g.checked_add(workers.checked_mul(w)?)?.checked_add(threads.checked_mul(t)?)
+}
+
+/// Bytes of the whole area of a launch of `size`.
+pub fn area_bytes(g: i64, w: i64, t: i64, size: Size) -> Option<usize> {
+    let bytes = gang_bytes(g, w, t, size.workers, size.vector)?.checked_mul(size.total_gangs())?;
+    usize::try_from(bytes).ok()
+}
+
+/// Runs `launch` (final sizes `size`) with the private area its kernel asks for written to
+/// its slot; with `private_arg == 0`, just runs `launch`. The area is released after
+/// `launch` has enqueued the kernel: the pool hands it out again only once no queue can
+/// still use it.
+///
+/// # Safety
+/// With `private_arg > 0`, `args[private_arg - 1]` must point to a writable pointer-sized
+/// slot and the next three entries to `i64` values.
+pub unsafe fn with_private_area<R>(private_arg: u64, size: Size, args: *mut *mut c_void, what: &str, launch: impl FnOnce() -> R) -> R {
+    if private_arg == 0 {
+        return launch();
+    }
+    assert!(!args.is_null(), "kernel with private copies launched without arguments{what}");
+    let a = (private_arg - 1) as usize;
+    // SAFETY: the caller guarantees the three size slots after the area's.
+    let [g, w, t] = [1, 2, 3].map(|k| unsafe { *(*args.add(a + k) as *const i64) });
+    let Some(bytes) = area_bytes(g, w, t, size) else {
+        crate::diag::runtime_error(&format!(
+            "private copies of {g} bytes per gang, {w} per worker and {t} per thread take more memory than the address space holds{what}"
+        ));
+    };
+    let block = mem::alloc_block(bytes.max(1), what);
+    // SAFETY: the caller guarantees that `args[a]` points to a pointer slot.
+    unsafe { *(*args.add(a) as *mut *mut c_void) = block as *mut c_void };
+    let r = launch();
+    mem::release(block as DevPtr, what);
+    r
+}
+
+/// The host path's `__acc_private_copy`: one gang of one worker of one lane, so the area is
+/// `[G][W][T]`.
+///
+/// # Safety
+/// `area` must be the host block the host stub allocated for the region (G + W + T bytes).
+#[no_mangle]
+pub unsafe extern "C" fn __acc_private_copy(area: *mut c_void, g: i64, w: i64, _t: i64, level: i64, offset: i64) -> *mut c_void {
+    let base = match level {
+        0 => 0,
+        1 => g,
+        _ => g + w,
+    };
+    // SAFETY: the offset is inside the area the caller allocated (its layout's guarantee).
+    unsafe { area.cast::<u8>().offset((base + offset) as isize).cast() }
+}
+
+/// The host path's `__acc_private_init`: a plain copy.
+///
+/// # Safety
+/// `dst` and `src` must hold `bytes` bytes and not overlap.
+#[no_mangle]
+pub unsafe extern "C" fn __acc_private_init(dst: *mut c_void, src: *const c_void, bytes: i64) {
+    if bytes > 0 {
+        // SAFETY: the caller's guarantee.
+        unsafe { std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), bytes as usize) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gang_holds_its_copies_and_its_workers_and_threads_copies() {
+        assert_eq!(gang_bytes(64, 0, 0, 4, 32), Some(64));
+        assert_eq!(gang_bytes(0, 16, 0, 4, 32), Some(64));
+        assert_eq!(gang_bytes(0, 0, 16, 4, 32), Some(16 * 128));
+        assert_eq!(gang_bytes(32, 16, 48, 2, 8), Some(32 + 2 * 16 + 16 * 48));
+        assert_eq!(gang_bytes(-1, 0, 0, 1, 1), None);
+        assert_eq!(gang_bytes(0, 0, i64::MAX, 1024, 1024), None);
+    }
+
+    #[test]
+    fn the_area_has_a_part_per_gang() {
+        let s = Size { gangs: 10, gangs_y: 2, gangs_z: 1, workers: 4, vector: 32 };
+        assert_eq!(area_bytes(8000, 0, 0, s), Some(8000 * 20));
+        assert_eq!(area_bytes(0, 0, 16, s), Some(16 * 128 * 20));
+    }
+
+    #[test]
+    fn host_copies_are_laid_out_gang_worker_thread() {
+        let mut area = [0u8; 64];
+        let p = area.as_mut_ptr() as *mut c_void;
+        // SAFETY: every offset is inside `area`.
+        unsafe {
+            assert_eq!(__acc_private_copy(p, 16, 32, 16, 0, 0) as usize, p as usize);
+            assert_eq!(__acc_private_copy(p, 16, 32, 16, 1, 16) as usize, p as usize + 32);
+            assert_eq!(__acc_private_copy(p, 16, 32, 16, 2, 0) as usize, p as usize + 48);
+        }
+    }
+}

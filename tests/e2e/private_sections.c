@@ -1,0 +1,144 @@
+/* private and firstprivate copies whose size is known only at run time (OpenACC 3.3 §2.5.13,
+ * §2.5.14, §2.9.10): sections of pointers (`private(t[lo:n])`) at the gang, worker and vector
+ * levels and of a sequential loop inside a vector loop, firstprivate sections read by every
+ * gang, and a firstprivate array too large for a kernel parameter. Each copy is written by
+ * some lanes and read back by others (reversed), so copies shared between gangs, workers or
+ * lanes that should have their own lose values; the host's data never changes. Was: the
+ * pointer itself was privatised (uninitialised, or pointing at the host's data: "'c' is not
+ * present on the device"), and "'firstprivate' of 'big' (24000 bytes ...) is not supported
+ * yet". Odd sizes, a section that does not start at 0; every element checked. */
+#define E2E_NAME "private_sections"
+#include "e2e.h"
+
+enum { G = 37, W = 3, V = 45, BIG = 3001 };
+
+int main(void) {
+  int n = 1001, m = 53, lo = 5;
+  double *c = malloc(sizeof(double) * n);
+  double *t = malloc(sizeof(double) * (lo + m));
+  long *u = malloc(sizeof(long) * V);
+  int *w = malloc(sizeof(int) * 3);
+  double *b = malloc(sizeof(double) * G * n);
+  long *rows = malloc(sizeof(long) * G * W * V);
+  double *cols = malloc(sizeof(double) * G * m);
+  for (int i = 0; i < n; i++) c[i] = 0.5 * i - 3;
+  for (int i = 0; i < lo + m; i++) t[i] = -1;
+  for (int i = 0; i < V; i++) u[i] = -2;
+  for (int i = 0; i < 3; i++) w[i] = -3;
+
+  /* firstprivate section, read only: every gang's copy holds the host's data. */
+#pragma acc parallel firstprivate(c[0:n]) copyout(b[0:G * n])
+  {
+#pragma acc loop gang
+    for (int j = 0; j < G; j++)
+#pragma acc loop vector
+      for (int i = 0; i < n; i++) b[j * n + i] = c[i] + j;
+  }
+  for (int j = 0; j < G; j++)
+    for (int i = 0; i < n; i++) CHECK(b[j * n + i] == 0.5 * i - 3 + j, "read: b[%d][%d] = %g, want %g", j, i, b[j * n + i], 0.5 * i - 3 + j);
+
+  /* firstprivate section written: each gang's lanes write it, then read other lanes' elements. */
+#pragma acc parallel firstprivate(c[0:n]) copyout(b[0:G * n]) num_gangs(G)
+  {
+#pragma acc loop gang
+    for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+      for (int i = 0; i < n; i++) c[i] = i + 3.0 * j;
+#pragma acc loop vector
+      for (int i = 0; i < n; i++) b[j * n + i] = c[n - 1 - i];
+    }
+  }
+  for (int j = 0; j < G; j++)
+    for (int i = 0; i < n; i++) {
+      double want = (n - 1 - i) + 3.0 * j;
+      CHECK(b[j * n + i] == want, "write: b[%d][%d] = %g, want %g", j, i, b[j * n + i], want);
+    }
+  for (int i = 0; i < n; i++) CHECK(c[i] == 0.5 * i - 3, "the host's c[%d] changed: %g", i, c[i]);
+
+  /* private section of a gang loop, not starting at 0: the vector lanes fill it, others read it. */
+#pragma acc parallel loop gang private(t[lo:m]) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = lo; k < lo + m; k++) t[k] = 100.0 * j + k;
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = t[lo + m - 1 - k];
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      double want = 100.0 * j + (lo + m - 1 - k);
+      CHECK(cols[j * m + k] == want, "gang: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+
+  /* private section of a worker loop: each worker's lanes share its copy. */
+#pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(rows[0:G * W * V])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop worker private(u[0:V])
+    for (int k = 0; k < W; k++) {
+#pragma acc loop vector
+      for (int v = 0; v < V; v++) u[v] = 1000L * j + 10L * k + v;
+#pragma acc loop vector
+      for (int v = 0; v < V; v++) rows[(j * W + k) * V + v] = u[V - 1 - v];
+    }
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < W; k++)
+      for (int v = 0; v < V; v++) {
+        long want = 1000L * j + 10L * k + (V - 1 - v);
+        CHECK(rows[(j * W + k) * V + v] == want, "worker: rows[%d][%d][%d] = %ld, want %ld", j, k, v, rows[(j * W + k) * V + v], want);
+      }
+
+  /* private section of a vector loop, and of a sequential loop inside one: per thread. */
+#pragma acc parallel loop gang copyout(rows[0:G * V])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector private(w[0:3])
+    for (int v = 0; v < V; v++) {
+      w[0] = j;
+      w[1] = v;
+      w[2] = w[0] * 100 + w[1];
+      rows[j * V + v] = w[2];
+    }
+  }
+  for (int j = 0; j < G; j++)
+    for (int v = 0; v < V; v++) CHECK(rows[j * V + v] == 100L * j + v, "vector: rows[%d][%d] = %ld", j, v, rows[j * V + v]);
+#pragma acc parallel loop gang vector copyout(rows[0:G * V])
+  for (int x = 0; x < G * V; x++) {
+    long s = 0;
+#pragma acc loop seq private(w[0:3])
+    for (int r = 0; r < 3; r++) {
+      w[r] = x + r;
+      s += w[r] * (r + 1) + (r > 0 ? w[r - 1] : 0);
+    }
+    rows[x] = s;
+  }
+  for (int x = 0; x < G * V; x++) {
+    long want = (long)x * 6 + 8 + (2L * x + 1);
+    CHECK(rows[x] == want, "seq in vector: rows[%d] = %ld, want %ld", x, rows[x], want);
+  }
+  for (int i = 0; i < lo + m; i++) CHECK(t[i] == -1, "the host's t[%d] changed", i);
+  for (int i = 0; i < V; i++) CHECK(u[i] == -2, "the host's u[%d] changed", i);
+  for (int i = 0; i < 3; i++) CHECK(w[i] == -3, "the host's w[%d] changed", i);
+
+  /* A firstprivate array too large for a kernel parameter (24008 bytes). */
+  double big[BIG];
+  for (int i = 0; i < BIG; i++) big[i] = i * 0.25;
+#pragma acc parallel loop firstprivate(big) copyout(b[0:n])
+  for (int i = 0; i < n; i++) b[i] = big[(i * 7) % BIG] + big[BIG - 1];
+  for (int i = 0; i < n; i++) CHECK(b[i] == ((i * 7) % BIG) * 0.25 + (BIG - 1) * 0.25, "big: b[%d] = %g", i, b[i]);
+#pragma acc parallel num_gangs(G) firstprivate(big) copyout(cols[0:G * m])
+  {
+#pragma acc loop gang
+    for (int j = 0; j < G; j++) {
+      big[j] = -j;
+#pragma acc loop vector
+      for (int k = 0; k < m; k++) cols[j * m + k] = big[j] + big[BIG - 1 - k];
+    }
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      double want = -j + (BIG - 1 - k) * 0.25;
+      CHECK(cols[j * m + k] == want, "big written: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(big[0] == 0 && big[5] == 1.25, "the host's big changed");
+  free(c), free(t), free(u), free(w), free(b), free(rows), free(cols);
+  return e2e_finish();
+}
