@@ -160,6 +160,8 @@ pub fn outline<'ctx>(
 
     let mut captures = Vec::new();
     let mut copies = Vec::new();
+    // (capture index, bytes) of the arrays and structs private clauses name.
+    let mut private_arrays = Vec::new();
     for v in captured {
         let storage = storage_of(v);
         // A variable an earlier region captured (e.g. set by one part of a split `kernels`
@@ -203,11 +205,12 @@ pub fn outline<'ctx>(
         let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
         if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES)? {
             // A loop's clause is computed inside the region: the stub needs its bounds before.
-            if let (crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(_)) = (&mut source, origin) {
+            if let (crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(id)) = (&mut source, origin) {
                 let before = header.terminator().expect("split left a branch");
+                let at = loops.iter().find(|l| l.id == id).map_or(&d.loc, |l| &l.loc);
                 for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
                     *b = crate::reduction::computed_before(*b, before, &cfg, 0).ok_or_else(|| {
-                        AccError::unsupported(&d.loc, format!("'private({})' on a loop whose bounds are computed inside the compute region (compute them before the region)", x.text))
+                        AccError::unsupported(at, format!("'private({})' on a loop whose bounds are computed inside the compute region (compute them before the region)", x.text))
                     })?;
                 }
             }
@@ -227,7 +230,18 @@ pub fn outline<'ctx>(
             _ => v.ty().is_ptr(),
         };
         let implicit = crate::capture::implicit_attribute(&facts, passing, pointer);
+        if passing == Passing::Private && facts.private_clause && !variable_type(v).is_scalar() {
+            private_arrays.push((captures.len(), var_bytes));
+        }
         captures.push(Capture { value: v, passing, bytes, via, name, implicit });
+    }
+    // Private arrays of the clauses that shared memory cannot hold go to the private area.
+    for i in crate::private_copies::beyond_shared(&private_arrays, crate::privatize::SHARED_LIMIT) {
+        let (index, bytes) = private_arrays[i];
+        let v = captures[index].value;
+        let origin = crate::private_copies::private_clause_origin(d, loops, v);
+        captures[index].passing = Passing::PrivateCopy { initialised: false };
+        copies.push(crate::private_copies::Copy { capture: index, source: crate::private_copies::Source::Whole(bytes), initialised: false, origin });
     }
 
     let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));

@@ -1,6 +1,8 @@
-//! Private copies whose size is known only at run time: `private(p[0:n])` and
-//! `firstprivate(p[0:n])` of a pointer variable `p`, and firstprivate arrays and structs too
-//! large for a kernel parameter (over `outline::FIRSTPRIVATE_BYTES`).
+//! Private copies in memory the runtime allocates per launch: `private(p[0:n])` and
+//! `firstprivate(p[0:n])` of a pointer variable `p` (their size is known only at run time),
+//! firstprivate arrays and structs too large for a kernel parameter (over
+//! `outline::FIRSTPRIVATE_BYTES`), and arrays of `private` clauses that shared memory cannot
+//! hold (over `privatize::SHARED_LIMIT` together: the largest go, [`beyond_shared`]).
 //!
 //! Expects: a compute region being outlined (outline.rs), its captured variables and the
 //! clauses of the construct and its loops.
@@ -62,6 +64,16 @@ pub fn level_of(levels: Levels) -> CopyLevel {
         CopyLevel::Worker
     } else {
         CopyLevel::Gang
+    }
+}
+
+/// What the compile report says of a copy.
+pub fn describe(level: CopyLevel, initialised: bool) -> &'static str {
+    match (level, initialised) {
+        (CopyLevel::Gang, true) => "a copy per gang in device memory, filled from the device copy of the data",
+        (CopyLevel::Gang, false) => "a copy per gang in device memory",
+        (CopyLevel::Worker, _) => "a copy per worker in device memory",
+        (CopyLevel::Thread, _) => "a copy per thread in device memory",
     }
 }
 
@@ -131,6 +143,34 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
         return Ok(Some((Source::Whole(bytes), true, Origin::Construct)));
     }
     Ok(None)
+}
+
+/// Which of the arrays that private clauses name (`(capture, bytes)`) go to the private
+/// area: the largest, until the rest fit in `limit` bytes of shared memory (privatize.rs
+/// keeps a gang's or a worker's copies there; a thread's copies would fit in its own
+/// memory, but that level is known only in the device module). Indices into `arrays`.
+pub fn beyond_shared(arrays: &[(usize, u64)], limit: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..arrays.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(arrays[i].1));
+    let mut total: u64 = arrays.iter().map(|a| a.1).sum();
+    let mut out = Vec::new();
+    for i in order {
+        if total <= limit {
+            break;
+        }
+        total -= arrays[i].1;
+        out.push(i);
+    }
+    out
+}
+
+/// Where the `private` clause naming variable `v` itself is: the construct or a loop.
+pub fn private_clause_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Origin {
+    let names = |l: &Directive<'ctx>| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v));
+    match loops.iter().find(|l| names(l)) {
+        Some(l) if !names(d) => Origin::Loop(l.id),
+        _ => Origin::Construct,
+    }
 }
 
 /// The implied data clause of a firstprivate copy: its data must be on the device to be
@@ -274,6 +314,14 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_largest_private_arrays_leave_shared_memory_first() {
+        assert_eq!(beyond_shared(&[(0, 1000), (3, 2000)], 40960), Vec::<usize>::new());
+        assert_eq!(beyond_shared(&[(0, 30000), (3, 50000), (4, 8000)], 40960), vec![1]);
+        assert_eq!(beyond_shared(&[(0, 30000), (3, 30000), (4, 8000)], 40960), vec![0]);
+        assert_eq!(beyond_shared(&[(0, 80000), (1, 90000)], 40960), vec![1, 0]);
+    }
 
     #[test]
     fn copies_follow_the_finest_level_of_their_loop() {

@@ -571,6 +571,14 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
         }
     }
+    for (c, level) in r.copies.iter().zip(&p.private_levels) {
+        let (item, bytes) = match &c.source {
+            crate::private_copies::Source::Section(x) => (x.text.clone(), None),
+            crate::private_copies::Source::Whole(b) => (r.captures[c.capture].name.clone(), Some(*b)),
+        };
+        let clause = if c.initialised { "firstprivate" } else { "private" };
+        data.push(DataNote { clause: clause.into(), item, implicit: false, bytes, why: Some(crate::private_copies::describe(*level, c.initialised).into()) });
+    }
     let reductions = one_gang_reductions(one_gang, &p.reductions);
     RegionNote {
         function: d.function.name(),

@@ -1,12 +1,14 @@
 /* private and firstprivate copies whose size is known only at run time (OpenACC 3.3 §2.5.13,
  * §2.5.14, §2.9.10): sections of pointers (`private(t[lo:n])`) at the gang, worker and vector
  * levels and of a sequential loop inside a vector loop, firstprivate sections read by every
- * gang, and a firstprivate array too large for a kernel parameter. Each copy is written by
+ * gang, a firstprivate array too large for a kernel parameter, and private arrays too large
+ * for shared memory. Each copy is written by
  * some lanes and read back by others (reversed), so copies shared between gangs, workers or
  * lanes that should have their own lose values; the host's data never changes. Was: the
  * pointer itself was privatised (uninitialised, or pointing at the host's data: "'c' is not
- * present on the device"), and "'firstprivate' of 'big' (24000 bytes ...) is not supported
- * yet". Odd sizes, a section that does not start at 0; every element checked. */
+ * present on the device"), "'firstprivate' of 'big' (24000 bytes ...) is not supported
+ * yet", and private arrays over 40 KiB were "gang- or worker-private arrays of more than 40
+ * KiB ... not supported yet". Odd sizes, a section that does not start at 0; every element checked. */
 #define E2E_NAME "private_sections"
 #include "e2e.h"
 
@@ -139,6 +141,26 @@ int main(void) {
       CHECK(cols[j * m + k] == want, "big written: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
     }
   CHECK(big[0] == 0 && big[5] == 1.25, "the host's big changed");
+  /* Private arrays that shared memory cannot hold (48 KB and 16 KB): the private area. */
+  enum { HUGE = 6007, MID = 4001 };
+  double huge[HUGE];
+  float mid[MID];
+  huge[0] = -7;
+#pragma acc parallel loop gang private(huge, mid) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = 0; k < HUGE; k++) huge[k] = j + k;
+#pragma acc loop vector
+    for (int k = 0; k < MID; k++) mid[k] = 2.0f * j - k;
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = huge[HUGE - 1 - k] + mid[MID - 1 - k];
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      double want = (j + HUGE - 1 - k) + (2.0 * j - (MID - 1 - k));
+      CHECK(cols[j * m + k] == want, "huge: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(huge[0] == -7, "the host's huge changed");
   free(c), free(t), free(u), free(w), free(b), free(rows), free(cols);
   return e2e_finish();
 }

@@ -1,0 +1,75 @@
+// Private copies in device memory the runtime allocates per launch (codegen/src/
+// private_copies.rs): a firstprivate section of a pointer is a copy per gang filled from the
+// data's device copy, a loop's private section a copy per worker (its level set in the
+// device module: the emulator's copy says 1), a firstprivate array over 2 KiB and private
+// arrays over the shared-memory budget go there too. The host path mallocs one block for
+// the call. The descriptor's last field names the area's argument slot (plus one) and the
+// kernel may be capped to one wave (flag 2). ptxas assembles the PTX.
+// RUN: rm -rf %t && mkdir -p %t && cd %t
+// RUN: %accc -O2 -save-temps -Minfo=accel -c %s -o p.o 2> report.txt
+// RUN: FileCheck %s --check-prefix=REPORT < report.txt
+// RUN: %ptxas -arch=sm_90 private-copies.ptx -o p.cubin
+// RUN: %accc -O2 -emit-llvm -S %s -o o2.ll
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload o2.ll -S -o host.ll
+// RUN: FileCheck %s --check-prefix=HOST < host.ll
+// RUN: not %accc -DINNER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
+
+// REPORT-LABEL: private-copies.c: gang_copy:
+// REPORT: Generating firstprivate(c[1:m]): a copy per gang in device memory, filled from the device copy of the data
+// HOST-DAG: @__acc_kernel.gang_copy_l{{[0-9]+}} = internal global {{.*}}, i64 2, i64 0, i64 0, i64 5 }
+// HOST-LABEL: define dso_local void @gang_copy(
+// HOST: %acc.private.host = call ptr @malloc(
+// HOST: call void @free(ptr %acc.private.host)
+// HOST-LABEL: define internal void @gang_copy_l{{[0-9]+}}(
+// HOST: %c.copy = call ptr @__acc_private_copy(ptr %0, i64 %1, i64 %2, i64 %3, i64 0, i64 %4)
+// HOST: call void @__acc_private_init(ptr %c.copy, ptr %6, i64 %7)
+void gang_copy(int n, int m, const double *a, double *c, double *out) {
+#pragma acc parallel loop gang firstprivate(c[1:m]) copyin(a[0:n]) copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+#pragma acc loop vector
+    for (int k = 1; k <= m; k++) c[k] += a[j];
+    out[j] = c[m];
+  }
+}
+
+// REPORT-LABEL: private-copies.c: worker_copy:
+// REPORT: Generating private(u[0:m]): a copy per worker in device memory
+// HOST-LABEL: define internal void @__accemu.kernel.worker_copy_l{{[0-9]+}}(
+// HOST: %u.copy = call ptr @__acc_private_copy{{[.0-9]*}}(ptr %0, i64 %1, i64 %2, i64 %3, i64 1, i64 %4)
+void worker_copy(int n, int m, long *u, long *out) {
+#pragma acc parallel loop gang copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+#pragma acc loop worker private(u[0:m])
+    for (int k = 0; k < 4; k++) {
+#pragma acc loop vector
+      for (int v = 0; v < m; v++) u[v] = j + v;
+      out[j] = u[m - 1];
+    }
+  }
+}
+
+// REPORT-LABEL: private-copies.c: big_arrays:
+// REPORT: Generating firstprivate(table) [4096 bytes]: a copy per gang in device memory, filled from the device copy of the data
+// REPORT: Generating private(huge) [48000 bytes]: a copy per gang in device memory
+void big_arrays(int n, double *out) {
+  double huge[6000], table[512];
+  for (int i = 0; i < 512; i++) table[i] = i;
+#pragma acc parallel loop gang private(huge) firstprivate(table) copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+#pragma acc loop vector
+    for (int k = 0; k < 6000; k++) huge[k] = table[k % 512] + j;
+    out[j] = huge[5999 - j % 6000];
+  }
+}
+
+#ifdef INNER
+// INNER: private-copies.c:[[@LINE+5]]:9: error: OpenACC 'private(t[0:k])' on a loop whose bounds are computed inside the compute region (compute them before the region) is not supported yet
+void inner_bounds(int n, double *t, double *out) {
+#pragma acc parallel loop gang copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+    int k = j % 7 + 1;
+#pragma acc loop vector private(t[0:k])
+    for (int v = 0; v < k; v++) { t[v] = v; out[j] = t[0]; }
+  }
+}
+#endif
