@@ -506,9 +506,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             coverage[i] = coverage[i].union(coverage[p]);
         }
     }
-    let private_levels = crate::private_copies::set_levels(k, &r.directive, &r.copies, &loops, &coverage);
-    // Lanes share a gang's or a worker's copies as they share private arrays in shared memory.
-    let shared_copies = private_levels.iter().any(|l| *l != crate::private_copies::CopyLevel::Thread);
+    let mut private_levels = crate::private_copies::set_levels(k, &r.directive, &r.copies, &loops, &coverage);
     // Clause calls of loops hold pointers (private(&t)) that would keep variables in memory;
     // a chunk size's call stays until the loop is partitioned, to keep its value alive.
     let kept: Vec<Value> = statics.iter().filter_map(|s| if let Some(StaticChunk::ClauseCall(c)) = s { Some(*c) } else { None }).collect();
@@ -563,6 +561,14 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
+    let by_uses: Vec<Option<crate::ir::Type>> = r
+        .copies
+        .iter()
+        .map(|c| (c.origin == crate::private_copies::Origin::Uses).then(|| crate::outline::variable_type(r.captures[c.capture].value)))
+        .collect();
+    crate::privatize::place_area_copies(k, &parts.headers, &by_uses, &mut private_levels);
+    // Lanes share a gang's or a worker's copies as they share private arrays in shared memory.
+    let shared_copies = private_levels.iter().any(|l| matches!(l, crate::private_copies::CopyLevel::Gang | crate::private_copies::CopyLevel::Worker));
     // After the private arrays (a hint takes the shared memory they leave), before guard
     // (the cache markers are calls it would otherwise make single-lane).
     let tiles = crate::cache::Limits { threads: block_threads(r, shape), shared_bytes: crate::privatize::SHARED_LIMIT.saturating_sub(placed.bytes), sync: opts.sync };

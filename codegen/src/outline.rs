@@ -160,7 +160,8 @@ pub fn outline<'ctx>(
 
     let mut captures = Vec::new();
     let mut copies = Vec::new();
-    // (capture index, bytes) of the arrays and structs private clauses name.
+    // (capture index, bytes) of the private arrays and structs (named by a clause or
+    // declared in the region).
     let mut private_arrays = Vec::new();
     for v in captured {
         let storage = storage_of(v);
@@ -230,16 +231,18 @@ pub fn outline<'ctx>(
             _ => v.ty().is_ptr(),
         };
         let implicit = crate::capture::implicit_attribute(&facts, passing, pointer);
-        if passing == Passing::Private && facts.private_clause && !variable_type(v).is_scalar() {
+        if passing == Passing::Private && !variable_type(v).is_scalar() {
             private_arrays.push((captures.len(), var_bytes));
         }
         captures.push(Capture { value: v, passing, bytes, via, name, implicit });
     }
-    // Private arrays of the clauses that shared memory cannot hold go to the private area.
+    // Private arrays that shared memory cannot hold go to the private area.
     for i in crate::private_copies::beyond_shared(&private_arrays, crate::privatize::SHARED_LIMIT) {
         let (index, bytes) = private_arrays[i];
         let v = captures[index].value;
         let origin = crate::private_copies::private_clause_origin(d, loops, v);
+        let named = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v)));
+        let origin = if named { origin } else { crate::private_copies::Origin::Uses };
         captures[index].passing = Passing::PrivateCopy { initialised: false };
         copies.push(crate::private_copies::Copy { capture: index, source: crate::private_copies::Source::Whole(bytes), initialised: false, origin });
     }
@@ -461,7 +464,7 @@ fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
 /// is a copy in the launch's private area (private_copies.rs).
 pub const FIRSTPRIVATE_BYTES: u64 = 2048;
 
-fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {
+pub(crate) fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {
     if v.is_alloca() {
         v.allocated_type()
     } else {

@@ -53,6 +53,9 @@ pub enum CopyLevel {
     Gang = 0,
     Worker = 1,
     Thread = 2,
+    /// No copy in the area: an array declared in the region that its uses make the
+    /// thread's own is an alloca of the kernel again (local memory), as it was before.
+    Local = 3,
 }
 
 /// The copies of a loop spread over `levels` (effective levels, mapping.rs): one per
@@ -74,6 +77,7 @@ pub fn describe(level: CopyLevel, initialised: bool) -> &'static str {
         (CopyLevel::Gang, false) => "a copy per gang in device memory",
         (CopyLevel::Worker, _) => "a copy per worker in device memory",
         (CopyLevel::Thread, _) => "a copy per thread in device memory",
+        (CopyLevel::Local, _) => "a copy per thread in its local memory",
     }
 }
 
@@ -94,6 +98,9 @@ pub enum Origin {
     Construct,
     /// On the loop directive with this id (`Directive::id`: the same in the device module).
     Loop(u32),
+    /// No clause: an array declared in the region, placed by its uses as C scoping says
+    /// (privatize.rs `place_area_copies`, once the kernel's loops are partitioned).
+    Uses,
 }
 
 /// One private copy of a region.
@@ -252,7 +259,7 @@ pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[C
         .map(|c| match c.origin {
             _ if c.initialised => CopyLevel::Gang,
             Origin::Construct if combined => level_of(effective[0]),
-            Origin::Construct => CopyLevel::Gang,
+            Origin::Construct | Origin::Uses => CopyLevel::Gang,
             Origin::Loop(id) => loops.iter().zip(loop_levels).find(|(l, _)| l.id == id).map_or(CopyLevel::Gang, |(_, lv)| level_of(*lv)),
         })
         .collect();
@@ -279,6 +286,10 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
     let mut level_bytes = [i64t.const_int(0); 3];
     let mut per_copy = Vec::new();
     for ((_, bytes, rebase), level) in sizes.iter().zip(levels) {
+        if *level == CopyLevel::Local {
+            per_copy.push((i64t.const_int(0), *rebase));
+            continue;
+        }
         let l = *level as usize;
         per_copy.push((level_bytes[l], *rebase));
         level_bytes[l] = b.binop(Opcode::LLVMAdd, level_bytes[l], align(*bytes));

@@ -13,8 +13,11 @@
 //! Produces: per-gang arrays as shared-memory globals (address space 3), per-worker ones as a
 //! shared array of 16 copies indexed by the worker id (the runtime then launches at most 15
 //! workers), per-thread ones left as allocas. Accesses to shared copies from single-mode code
-//! are then guarded and broadcast by `guard`. Does not place arrays over 40 KiB of shared
-//! memory per kernel in global scratch yet: that is reported as unsupported.
+//! are then guarded and broadcast by `guard`. Arrays over 40 KiB of shared memory per
+//! kernel never get here: outline.rs made them copies in the launch's private area
+//! (private_copies.rs), whose level for arrays declared in the region
+//! [`place_area_copies`] decides here by the same rules. The check below stays for
+//! what is still over the budget (arrays a routine's inlining brought in).
 
 use crate::cfg::FunctionCfg;
 use crate::devrt;
@@ -85,20 +88,74 @@ pub struct Placed {
 }
 
 /// Places the kernel's private arrays.
-pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], loc: &Loc) -> Result<Placed> {
-    let cfg = FunctionCfg::new(k);
+/// (header, body, levels) of each partitioned loop of the kernel whose CFG is `cfg`.
+type PartitionedLoops = Vec<(usize, std::collections::BTreeSet<usize>, Levels)>;
+
+fn partitioned_loops<'ctx>(cfg: &FunctionCfg<'ctx>, loops: &[(Block<'ctx>, Levels)]) -> PartitionedLoops {
     let natural = cfg.loops();
-    // (header, body, levels) of each partitioned loop.
-    let plo: Vec<(usize, std::collections::BTreeSet<usize>, Levels)> = loops
+    loops
         .iter()
         .filter_map(|(h, lv)| {
             let hi = *cfg.index.get(h)?;
             natural.iter().find(|l| l.header == hi).map(|l| (hi, l.body.clone(), *lv))
         })
-        .collect();
-    let cov = |n: usize| {
-        plo.iter().filter(|(_, b, _)| b.contains(&n)).fold(Levels::NONE, |a, (_, _, l)| Levels { gang: a.gang || l.gang, worker: a.worker || l.worker, vector: a.vector || l.vector })
-    };
+        .collect()
+}
+
+/// The placement C scoping gives an array used in blocks `uses`: the coverage of the
+/// innermost partitioned loop around every use, finer when some use is in a finer loop.
+fn usage_placement(plo: &PartitionedLoops, uses: &[usize]) -> Placement {
+    let cov = |n: usize| plo.iter().filter(|(_, b, _)| b.contains(&n)).fold(Levels::NONE, |a, (_, _, l)| a.union(*l));
+    let scope = plo
+        .iter()
+        .filter(|(_, body, _)| uses.iter().all(|u| body.contains(u)))
+        .min_by_key(|(_, body, _)| body.len())
+        .map_or(Levels::NONE, |(h, _, _)| cov(*h));
+    let finer = uses.iter().any(|&u| {
+        let c = cov(u);
+        (c.worker && !scope.worker) || (c.vector && !scope.vector)
+    });
+    placement(scope, finer)
+}
+
+/// Levels of the private area's copies that C scoping places (`by_uses`, per copy in the
+/// order of their `__acc_private_copy` calls: arrays declared in the region that shared
+/// memory cannot hold, private_copies.rs): from their uses, as for the arrays here; each
+/// call gets its level.
+/// `by_uses` holds the array's type for such copies: one that is the thread's own becomes
+/// an alloca again (`CopyLevel::Local`: the area then holds nothing for it).
+pub fn place_area_copies<'ctx>(k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], by_uses: &[Option<crate::ir::Type<'ctx>>], levels: &mut [crate::private_copies::CopyLevel]) {
+    use crate::private_copies::CopyLevel;
+    if by_uses.iter().all(Option::is_none) {
+        return;
+    }
+    let cfg = FunctionCfg::new(k);
+    let plo = partitioned_loops(&cfg, loops);
+    let calls: Vec<Value> = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN)).collect();
+    for (i, call) in calls.into_iter().enumerate() {
+        let Some(Some(ty)) = by_uses.get(i) else { continue };
+        let uses: Vec<usize> = use_blocks(call).iter().map(|b| cfg.index[b]).collect();
+        let level = match usage_placement(&plo, &uses) {
+            Placement::PerGang => CopyLevel::Gang,
+            Placement::PerWorker => CopyLevel::Worker,
+            Placement::PerThread => {
+                let b = k.context().builder();
+                b.position_before(k.entry_block().first_instruction().expect("the entry has a terminator"));
+                let own = b.alloca(*ty, &format!("{}.local", call.name()));
+                call.replace_all_uses_with(own);
+                call.erase();
+                levels[i] = CopyLevel::Local;
+                continue;
+            }
+        };
+        call.set_operand(4, k.context().i64().const_int(level as u64));
+        levels[i] = level;
+    }
+}
+
+pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], loc: &Loc) -> Result<Placed> {
+    let cfg = FunctionCfg::new(k);
+    let plo = partitioned_loops(&cfg, loops);
     let mut shared_bytes = 0u64;
     let mut placed = Placed::default();
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
@@ -107,19 +164,7 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
             continue;
         }
         let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).collect();
-        let place = explicit(&a.name()).unwrap_or_else(|| {
-            // The coverage at the innermost partitioned loop around every use.
-            let scope = plo
-                .iter()
-                .filter(|(_, body, _)| uses.iter().all(|u| body.contains(u)))
-                .min_by_key(|(_, body, _)| body.len())
-                .map_or(Levels::NONE, |(h, _, _)| cov(*h));
-            let finer = uses.iter().any(|&u| {
-                let c = cov(u);
-                (c.worker && !scope.worker) || (c.vector && !scope.vector)
-            });
-            placement(scope, finer)
-        });
+        let place = explicit(&a.name()).unwrap_or_else(|| usage_placement(&plo, &uses));
         let copies = match place {
             Placement::PerThread => continue,
             Placement::PerGang => 1,

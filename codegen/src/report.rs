@@ -571,7 +571,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
         }
     }
-    for (c, level) in r.copies.iter().zip(&p.private_levels) {
+    for (c, level) in r.copies.iter().zip(&p.private_levels).filter(|(_, l)| **l != crate::private_copies::CopyLevel::Local) {
         let (item, bytes) = match &c.source {
             crate::private_copies::Source::Section(x) => (x.text.clone(), None),
             crate::private_copies::Source::Whole(b) => (r.captures[c.capture].name.clone(), Some(*b)),

@@ -62,6 +62,33 @@ void big_arrays(int n, double *out) {
   }
 }
 
+// Arrays declared in the region over the budget: per gang and per worker by their uses in
+// the area; one a vector loop declares is the thread's own alloca again (no report line).
+// REPORT-LABEL: private-copies.c: declared:
+// REPORT: Generating private(per_gang) [48000 bytes]: a copy per gang in device memory
+// REPORT-NEXT: Generating private(per_worker) [48000 bytes]: a copy per worker in device memory
+// REPORT-NOT: Generating private(own)
+// REPORT: Kernel declared_l
+void declared(int n, double *out) {
+#pragma acc parallel loop gang num_workers(4) copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+    double per_gang[6000];
+#pragma acc loop vector
+    for (int k = 0; k < 6000; k++) per_gang[k] = j + k;
+#pragma acc loop worker
+    for (int w = 0; w < 4; w++) {
+      double per_worker[6000];
+#pragma acc loop vector
+      for (int v = 0; v < 6000; v++) {
+        double own[6000];
+        own[v] = per_gang[v];
+        per_worker[v] = own[v] + w;
+      }
+      out[j] = per_worker[j % 6000];
+    }
+  }
+}
+
 #ifdef INNER
 // INNER: private-copies.c:[[@LINE+5]]:9: error: OpenACC 'private(t[0:k])' on a loop whose bounds are computed inside the compute region (compute them before the region) is not supported yet
 void inner_bounds(int n, double *t, double *out) {

@@ -161,6 +161,41 @@ int main(void) {
       CHECK(cols[j * m + k] == want, "huge: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
     }
   CHECK(huge[0] == -7, "the host's huge changed");
+
+  /* Arrays declared in the region over the budget, placed by their uses: per gang, per
+   * worker (its lanes share it), per thread (stays in the thread's local memory). */
+#pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(cols[0:G * m], rows[0:G * W * V])
+  for (int j = 0; j < G; j++) {
+    double per_gang[HUGE];
+#pragma acc loop vector
+    for (int k = 0; k < HUGE; k++) per_gang[k] = 3.0 * j + k;
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = per_gang[HUGE - 1 - k];
+#pragma acc loop worker
+    for (int k = 0; k < W; k++) {
+      long per_worker[HUGE];
+#pragma acc loop vector
+      for (int v = 0; v < V; v++) per_worker[HUGE - 1 - v] = 100L * j + 10L * k + v;
+#pragma acc loop vector
+      for (int v = 0; v < V; v++) {
+        long own[HUGE];
+        own[v] = v;
+        own[HUGE - 1] = per_worker[HUGE - V + v];
+        rows[(j * W + k) * V + v] = own[HUGE - 1] * 1000 + own[v];
+      }
+    }
+  }
+  for (int j = 0; j < G; j++) {
+    for (int k = 0; k < m; k++) {
+      double want = 3.0 * j + (HUGE - 1 - k);
+      CHECK(cols[j * m + k] == want, "declared per gang: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+    for (int k = 0; k < W; k++)
+      for (int v = 0; v < V; v++) {
+        long want = (100L * j + 10L * k + (V - 1 - v)) * 1000 + v;
+        CHECK(rows[(j * W + k) * V + v] == want, "declared per worker: rows[%d][%d][%d] = %ld, want %ld", j, k, v, rows[(j * W + k) * V + v], want);
+      }
+  }
   free(c), free(t), free(u), free(w), free(b), free(rows), free(cols);
   return e2e_finish();
 }
