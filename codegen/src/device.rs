@@ -188,6 +188,7 @@ fn build_in<'ctx>(
     if reductions {
         crate::reduction::drop_unused_helpers(dev)?;
     }
+    crate::routine::spread_gang_loops(dev, routines, exported)?;
     // After the kernels' transformations, so that no guard makes the stores single-lane.
     let link_slots = crate::globals::bind_declared(dev, &kernels, regions, linked);
     for (plan, link_slot) in plans.iter_mut().zip(link_slots) {

@@ -296,25 +296,23 @@ pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], r
             }
             let callee = call.called_function().expect("found as a call");
             let (r, _) = levelled.iter().find(|(_, g)| *g == callee).expect("found among them");
-            if callee.is_declaration() && r.level == Level::Gang {
-                // Every gang calls it from gang-redundant code: a sequential version would
-                // run the whole gang loop once per gang.
-                return Err(AccError::unsupported(
-                    &region.directive.loc,
-                    format!("calling '{}', a 'gang' routine defined in another file (its gang loop needs the caller's launch; define it in the calling file, or make it 'worker', 'vector' or 'seq')", r.name),
-                ));
-            }
             if callee.is_declaration() {
-                // The defining file exports a device version with its loops sequential (its
-                // level's parallelism needs the caller's launch, which that file never
-                // sees): called as a `seq` routine, by one thread (guard.rs) where the caller
-                // runs single.
+                // The defining file exports a device version whose worker and vector loops
+                // run sequentially (that parallelism needs the caller's launch, which that
+                // file never sees) and whose gang loops are spread over the gangs
+                // ([`spread_gang_loops`]: every gang calls a gang routine from gang-redundant
+                // code): called by one thread of each gang or worker (guard.rs) where the
+                // caller runs single.
                 external.insert(call);
                 if warned.insert(format!("{}:{}", region.directive.loc, r.name)) {
+                    let how = match r.level {
+                        Level::Gang => "its gang loops are spread over the gangs, each gang's share run by one thread",
+                        _ => "its loops run sequentially here",
+                    };
                     crate::error::warn(&crate::error::Warning {
                         loc: region.directive.loc.clone(),
                         msg: format!(
-                            "'{}' is a '{}' routine defined in another file: its loops run sequentially here (accc partitions a routine's loops at the caller's launch only when the routine is defined in the calling file)",
+                            "'{}' is a '{}' routine defined in another file: {how} (accc partitions a routine's loops at the caller's launch only when the routine is defined in the calling file)",
                             r.name,
                             r.level.name()
                         ),
@@ -335,6 +333,52 @@ pub fn inline_level_routines<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], r
         }
     }
     Ok(inlined)
+}
+
+/// The exported device version of each `gang` routine defined here (`exported`): its gang
+/// loops spread over the gangs of the caller's grid (partition.rs, gang level only), its
+/// other loops sequential. Every gang calls a gang routine from gang-redundant code, one
+/// thread of it (guard.rs), so each gang runs its share of the iterations. Run after the
+/// kernels of this file have inlined their calls (which partition the loops at every level
+/// with the kernel's launch), before the markers go.
+pub fn spread_gang_loops<'ctx>(dev: Module<'ctx>, routines: &[Routine<'ctx>], exported: &[String]) -> Result<()> {
+    use crate::mapping::Levels;
+    for r in routines.iter().filter(|r| r.level == Level::Gang && exported.iter().any(|e| e == r.device_name())) {
+        let Some(f) = dev.function(r.device_name()).filter(|f| !f.is_declaration()) else { continue };
+        let loops = crate::contract::read_kernel(f)?;
+        // A gang loop that reduces stays whole in every gang: its partial results would need
+        // combining across gangs, which only a kernel's own reductions do.
+        let reducing = |d: &&Directive<'ctx>| d.has(|c| matches!(c, Clause::Reduction(_)));
+        if let Some(d) = loops.iter().filter(|d| d.has(|c| matches!(c, Clause::Gang))).find(reducing) {
+            crate::error::warn(&crate::error::Warning {
+                loc: d.loc.clone(),
+                msg: format!("this gang loop of routine '{}' has a reduction: a kernel of another file that calls the routine runs the loop whole in every gang (right when its body only reduces)", r.name),
+            });
+        }
+        let plans: Vec<crate::partition::LoopPlan> = loops
+            .iter()
+            .filter(|d| d.has(|c| matches!(c, Clause::Gang)) && !reducing(d))
+            .map(|d| crate::partition::LoopPlan {
+                begin: d.begin,
+                end: d.end,
+                loc: d.loc.clone(),
+                levels: Levels { gang: true, worker: false, vector: false },
+                collapse: d.clauses.iter().find_map(|c| if let Clause::Collapse(n) = c { Some(*n) } else { None }).unwrap_or(1),
+                unroll: false,
+                gang_static: None,
+                gang_dim: d.clauses.iter().find_map(|c| if let Clause::GangDim(g) = c { Some(*g) } else { None }).unwrap_or(1),
+            })
+            .collect();
+        if plans.is_empty() {
+            continue;
+        }
+        for d in &loops {
+            crate::contract::erase_clause_calls(d);
+        }
+        f.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
+        crate::partition::partition_kernel(dev, f, &plans)?;
+    }
+    Ok(())
 }
 
 fn calls_itself<'ctx>(f: Value<'ctx>) -> bool {

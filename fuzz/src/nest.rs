@@ -664,8 +664,15 @@ impl Gen<'_> {
         if privs.is_empty() || self.rng.chance(50) {
             let name = self.fresh("pa");
             let elem = *self.rng.pick(&[Elem::Int, Elem::Long, Elem::Double]);
-            decls.push(format!("{} {name}[NP];", elem.c()));
-            privs.push(name.clone());
+            if self.rng.chance(35) {
+                // A section of a pointer: the clause privatises the memory it points to
+                // (each gang, worker or thread its copy in the launch's private area).
+                decls.push(format!("{0} *{name} = ({0} *)malloc(sizeof({0}) * NP);", elem.c()));
+                privs.push(format!("{name}[0:NP]"));
+            } else {
+                decls.push(format!("{} {name}[NP];", elem.c()));
+                privs.push(name.clone());
+            }
             let arr = Array {
                 name,
                 elem,
