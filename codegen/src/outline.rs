@@ -205,16 +205,8 @@ pub fn outline<'ctx>(
         })?;
         let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
         if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES)? {
-            // A loop's clause is computed inside the region: the stub needs its bounds before.
-            if let (crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(id)) = (&mut source, origin) {
-                let before = header.terminator().expect("split left a branch");
-                let at = loops.iter().find(|l| l.id == id).map_or(&d.loc, |l| &l.loc);
-                for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
-                    *b = crate::reduction::computed_before(*b, before, &cfg, 0).ok_or_else(|| {
-                        AccError::unsupported(at, format!("'private({})' on a loop whose bounds are computed inside the compute region (compute them before the region)", x.text))
-                    })?;
-                }
-            }
+            let before = header.terminator().expect("split left a branch");
+            crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
             passing = Passing::PrivateCopy { initialised };
             copies.push(crate::private_copies::Copy { capture: captures.len(), source, initialised, origin });
         }
@@ -239,10 +231,7 @@ pub fn outline<'ctx>(
     // Private arrays that shared memory cannot hold go to the private area.
     for i in crate::private_copies::beyond_shared(&private_arrays, crate::privatize::SHARED_LIMIT) {
         let (index, bytes) = private_arrays[i];
-        let v = captures[index].value;
-        let origin = crate::private_copies::private_clause_origin(d, loops, v);
-        let named = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v)));
-        let origin = if named { origin } else { crate::private_copies::Origin::Uses };
+        let origin = crate::private_copies::array_origin(d, loops, captures[index].value);
         captures[index].passing = Passing::PrivateCopy { initialised: false };
         copies.push(crate::private_copies::Copy { capture: index, source: crate::private_copies::Source::Whole(bytes), initialised: false, origin });
     }

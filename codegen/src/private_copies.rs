@@ -171,13 +171,29 @@ pub fn beyond_shared(arrays: &[(usize, u64)], limit: u64) -> Vec<usize> {
     out
 }
 
-/// Where the `private` clause naming variable `v` itself is: the construct or a loop.
-pub fn private_clause_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Origin {
+/// Where private array `v`'s copies come from: the construct's or a loop's `private` clause
+/// naming it, or (no clause) its declaration in the region.
+pub fn array_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Origin {
     let names = |l: &Directive<'ctx>| l.has(|c| matches!(c, Clause::Private(x) if strip(x.base) == v));
-    match loops.iter().find(|l| names(l)) {
-        Some(l) if !names(d) => Origin::Loop(l.id),
-        _ => Origin::Construct,
+    if names(d) {
+        return Origin::Construct;
     }
+    loops.iter().find(|l| names(l)).map_or(Origin::Uses, |l| Origin::Loop(l.id))
+}
+
+/// A loop clause's section is computed inside the region, where the host stub cannot read
+/// it: its bounds computed again before the region (`before`, in the host function whose CFG
+/// is `cfg`), or a located error.
+pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Directive<'ctx>, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Result<()> {
+    let (Source::Section(x), Origin::Loop(id)) = (source, origin) else { return Ok(()) };
+    let at = loops.iter().find(|l| l.id == id).map_or(&d.loc, |l| &l.loc);
+    let text = x.text.clone();
+    for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
+        *b = crate::reduction::computed_before(*b, before, cfg, 0).ok_or_else(|| {
+            AccError::unsupported(at, format!("'private({text})' on a loop whose bounds are computed inside the compute region (compute them before the region)"))
+        })?;
+    }
+    Ok(())
 }
 
 /// The implied data clause of a firstprivate copy: its data must be on the device to be

@@ -618,7 +618,7 @@ impl Gen<'_> {
             && self.opts.has(Feature::Private)
             && self.rng.chance(35)
         {
-            self.private_vars(cx, &mut privs, &mut inits, decls);
+            self.private_vars(cx, &mut privs, &mut inits, decls, true);
         }
         let b = self.body(cx, text.ind, inner, mode, inits);
         text.append(&b);
@@ -636,14 +636,16 @@ impl Gen<'_> {
         LoopOut { clauses: lv, text }
     }
 
-    /// Declares private variables of a loop (declared before the construct, named in its
-    /// `private(...)`); each is assigned / filled at the top of the loop body.
+    /// Declares private variables of a loop (in `decls`: before the construct when
+    /// `outside`, else in the enclosing loop body; named in its `private(...)`); each is
+    /// assigned / filled at the top of the loop body.
     fn private_vars(
         &mut self,
         cx: &mut Ctx,
         privs: &mut Vec<String>,
         inits: &mut Vec<Init>,
         decls: &mut Vec<String>,
+        outside: bool,
     ) {
         self.mark(Feature::Private);
         let depth = cx.part.len();
@@ -664,8 +666,8 @@ impl Gen<'_> {
         if privs.is_empty() || self.rng.chance(50) {
             let name = self.fresh("pa");
             let elem = *self.rng.pick(&[Elem::Int, Elem::Long, Elem::Double]);
-            if self.rng.chance(35) {
-                // A section of a pointer: the clause privatises the memory it points to
+            if outside && self.rng.chance(35) {
+                // A section of a pointer (allocated on the host, before the construct): the clause privatises the memory it points to
                 // (each gang, worker or thread its copy in the launch's private area).
                 decls.push(format!("{0} *{name} = ({0} *)malloc(sizeof({0}) * NP);", elem.c()));
                 privs.push(format!("{name}[0:NP]"));
@@ -1024,7 +1026,7 @@ impl Gen<'_> {
             && self.opts.has(Feature::Private)
             && self.rng.chance(20)
         {
-            self.private_vars(cx, &mut privs, &mut inits, &mut decls);
+            self.private_vars(cx, &mut privs, &mut inits, &mut decls, false);
         }
         if !privs.is_empty() {
             // Private variables of an inner loop are declared at the top of the enclosing
