@@ -158,6 +158,7 @@ pub fn outline<'ctx>(
     let gang_reduced: HashSet<Value> = gang_items.iter().map(|r| crate::reduction::storage_root(r.var.base)).collect();
     let flow = Flow { cfg: &cfg, region: &region, entry, exit, earlier };
 
+    crate::private_copies::check_sections(d, loops)?;
     let mut captures = Vec::new();
     let mut copies = Vec::new();
     // (capture index, bytes) of the private arrays and structs (named by a clause or

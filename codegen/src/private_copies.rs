@@ -117,9 +117,12 @@ pub struct Copy<'ctx> {
 /// any: a `private`/`firstprivate` section whose base is `v`'s value (`p[0:n]` of pointer
 /// `p`), or a firstprivate variable of more than `param_limit` bytes (`bytes`).
 pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, passing: Passing, bytes: u64, param_limit: u64) -> Result<Option<(Source<'ctx>, bool, Origin)>> {
+    // `p[lo:n]` of a pointer variable `p` (not `s.p[lo:n]`, whose first member's address
+    // strips to the struct's).
+    let pointer_variable = (v.is_alloca() || v.is_global_variable()) && crate::outline::variable_type(v).is_ptr();
     let of_v = |x: &Var<'ctx>| {
         let b = strip(x.base);
-        b.opcode() == Some(Opcode::LLVMLoad) && strip(b.operand(0)) == v
+        pointer_variable && b.opcode() == Some(Opcode::LLVMLoad) && strip(b.operand(0)) == v
     };
     let check = |x: &Var<'ctx>, clause: &str| -> Result<Source<'ctx>> {
         if !x.dims.is_empty() {
@@ -196,6 +199,31 @@ pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Direct
     Ok(())
 }
 
+/// `private`/`firstprivate` of a section whose pointer is not a variable of its own
+/// (`s.p[0:n]`, `pp[i][0:n]`): a located error, not the member's or element's pointee
+/// silently shared.
+pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
+    for l in std::iter::once(d).chain(loops) {
+        for c in &l.clauses {
+            let (Clause::Private(x) | Clause::FirstPrivate(x)) = c else { continue };
+            let b = strip(x.base);
+            if b.opcode() != Some(Opcode::LLVMLoad) {
+                continue;
+            }
+            let slot = strip(b.operand(0));
+            let variable = (slot.is_alloca() || slot.is_global_variable()) && crate::outline::variable_type(slot).is_ptr();
+            if !variable {
+                let clause = if matches!(c, Clause::Private(_)) { "private" } else { "firstprivate" };
+                return Err(AccError::unsupported(
+                    &l.loc,
+                    format!("'{clause}({})': a private copy of a section whose pointer is a struct member or an array element (copy the pointer to a local variable and privatise its section)", x.text),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The implied data clause of a firstprivate copy: its data must be on the device to be
 /// copied from (present data is used as is).
 pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>, v: Value<'ctx>, name: &str) -> Option<Clause<'ctx>> {
@@ -208,6 +236,19 @@ pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>, v: Value<'ctx>, nam
         Source::Whole(bytes) => Var { base: v, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: i64t.const_int(*bytes), text: name.to_string(), dims: Vec::new(), rows: Vec::new() },
     };
     Some(Clause::Data(DataKind::CopyIn, var))
+}
+
+/// Whether data clause item `v` of kind `k` is the implied `copyin` of a firstprivate copy
+/// of `copies` ([`implied_copyin`]; for the compile report).
+pub fn is_implied_copyin<'ctx>(copies: &[Copy<'ctx>], capture_value: impl Fn(usize) -> Value<'ctx>, k: DataKind, v: &Var<'ctx>) -> bool {
+    k == DataKind::CopyIn
+        && copies.iter().any(|c| {
+            c.initialised
+                && match &c.source {
+                    Source::Section(x) => x.base == v.base && x.text == v.text,
+                    Source::Whole(_) => v.base == capture_value(c.capture),
+                }
+        })
 }
 
 /// The parameter types the copies add to the outlined function.

@@ -558,6 +558,13 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         .clauses
         .iter()
         .filter_map(|c| match c {
+            Clause::Data(k, v) if crate::private_copies::is_implied_copyin(&r.copies, |i| r.captures[i].value, *k, v) => Some(DataNote {
+                clause: data_kind_name(*k).into(),
+                item: v.text.clone(),
+                implicit: true,
+                bytes: None,
+                why: Some("the data firstprivate copies are filled from".into()),
+            }),
             Clause::Data(k, v) => Some(DataNote { clause: data_kind_name(*k).into(), item: v.text.clone(), implicit: false, bytes: None, why: None }),
             _ => None,
         })

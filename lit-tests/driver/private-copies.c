@@ -13,8 +13,10 @@
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload o2.ll -S -o host.ll
 // RUN: FileCheck %s --check-prefix=HOST < host.ll
 // RUN: not %accc -DINNER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
+// RUN: not %accc -DMEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=MEMBER
 
 // REPORT-LABEL: private-copies.c: gang_copy:
+// REPORT: Generating implicit copyin(c[1:m]): the data firstprivate copies are filled from
 // REPORT: Generating firstprivate(c[1:m]): a copy per gang in device memory, filled from the device copy of the data
 // HOST-DAG: @__acc_kernel.gang_copy_l{{[0-9]+}} = internal global {{.*}}, i64 2, i64 0, i64 0, i64 5 }
 // HOST-LABEL: define dso_local void @gang_copy(
@@ -97,6 +99,18 @@ void inner_bounds(int n, double *t, double *out) {
     int k = j % 7 + 1;
 #pragma acc loop vector private(t[0:k])
     for (int v = 0; v < k; v++) { t[v] = v; out[j] = t[0]; }
+  }
+}
+#endif
+
+#ifdef MEMBER
+struct rows { double *p; int n; };
+// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(s.p[0:s.n])': a private copy of a section whose pointer is a struct member or an array element (copy the pointer to a local variable and privatise its section) is not supported yet
+void member(struct rows s, double *out) {
+#pragma acc parallel loop gang private(s.p[0:s.n]) copyout(out[0:37])
+  for (int j = 0; j < 37; j++) {
+    s.p[0] = j;
+    out[j] = s.p[0];
   }
 }
 #endif
