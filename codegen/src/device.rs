@@ -562,11 +562,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let lanes: Vec<Levels> = levels.iter().zip(&effective).map(|(a, e)| Levels { vector: a.vector || e.vector, ..*a }).collect();
     let shape = default_shape(r.compute, &lanes);
     let placed = crate::privatize::place_arrays(dev, k, &parts.headers, &r.directive.loc)?;
-    let by_uses: Vec<Option<crate::ir::Type>> = r
-        .copies
-        .iter()
-        .map(|c| (c.origin == crate::private_copies::Origin::Uses).then(|| crate::outline::variable_type(r.captures[c.capture].value)))
-        .collect();
+    let by_uses: Vec<crate::privatize::AreaPlacement> = r.copies.iter().map(crate::privatize::AreaPlacement::of).collect();
     crate::privatize::place_area_copies(k, &parts.headers, &by_uses, &mut private_levels);
     // Lanes share a gang's or a worker's copies as they share private arrays in shared memory.
     let shared_copies = private_levels.iter().any(|l| matches!(l, crate::private_copies::CopyLevel::Gang | crate::private_copies::CopyLevel::Worker));

@@ -125,7 +125,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         let c = &r.captures[*i];
         if let Passing::Implicit(kind) = c.passing {
             let text = b.global_string(&c.name, ".acc.name");
-            let bytes = ctx.i64().const_int(c.bytes);
+            let bytes = c.size.unwrap_or_else(|| ctx.i64().const_int(c.bytes));
             q.call(&b, rt.data_enter, rt.data_enter_async, &[*hv, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
             implicit_exits.push((*hv, bytes, kind, text));
         }
@@ -160,14 +160,14 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let private_arg = if r.copies.is_empty() {
         0
     } else {
-        let ranges = crate::private_copies::host_ranges(&b, ctx, &r.copies, |i| r.captures[i].value);
+        let ranges = crate::private_copies::host_ranges(&b, ctx, &r.copies);
         let sources: Vec<Value> = r
             .copies
             .iter()
             .zip(&ranges)
             .filter(|(c, _)| c.initialised)
             .map(|(c, (addr, _, _))| {
-                let text = b.global_string(&r.captures[c.capture].name, ".acc.name");
+                let text = b.global_string(&c.name, ".acc.name");
                 b.call(rt.deviceptr, &[*addr, loc_s, text], "")
             })
             .collect();
@@ -208,7 +208,7 @@ fn host_private_copies<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, r: &Outlined<'c
         return None;
     }
     let ctx = m.context();
-    let ranges = crate::private_copies::host_ranges(b, ctx, &r.copies, |i| r.captures[i].value);
+    let ranges = crate::private_copies::host_ranges(b, ctx, &r.copies);
     let levels = vec![crate::private_copies::CopyLevel::Gang; r.copies.len()];
     let sources: Vec<Value> = r.copies.iter().zip(&ranges).filter(|(c, _)| c.initialised).map(|(_, (addr, _, _))| *addr).collect();
     let (mut args, total) = crate::private_copies::stub_args(b, ctx, &r.copies, &levels, &ranges, &sources);

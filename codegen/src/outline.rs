@@ -30,6 +30,9 @@ pub struct Capture<'ctx> {
     pub passing: Passing,
     /// Bytes of the variable (for implicit mapping).
     pub bytes: u64,
+    /// A variable-length array's bytes, an `i64` computed before the region (host), which
+    /// implicit mapping takes instead of `bytes`.
+    pub size: Option<Value<'ctx>>,
     /// A data clause whose item this capture points into (for translating pointers whose
     /// base itself is not mapped, e.g. `y` with `copy(y[5:10])`).
     pub via: Option<(DataKind, Var<'ctx>)>,
@@ -209,7 +212,21 @@ pub fn outline<'ctx>(
             let before = header.terminator().expect("split left a branch");
             crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
             passing = Passing::PrivateCopy { initialised };
-            copies.push(crate::private_copies::Copy { capture: captures.len(), source, initialised, origin });
+            copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source, initialised, origin });
+        }
+        // A variable-length array's bytes are known only at run time: mapped with them, and
+        // its private copies are the area's.
+        let size = vla_count(v).map(|count| {
+            let b = ctx.builder();
+            b.position_before(header.terminator().expect("split left a branch"));
+            let count = b.zext_or_trunc(count, ctx.i64());
+            b.binop(crate::ir::Opcode::LLVMMul, count, ctx.i64().const_int(variable_type(v).store_size(m)))
+        });
+        if let (Some(bytes), Passing::Private | Passing::FirstPrivate) = (size, passing) {
+            let initialised = passing == Passing::FirstPrivate;
+            let origin = if initialised { crate::private_copies::Origin::Construct } else { crate::private_copies::array_origin(d, loops, v) };
+            passing = Passing::PrivateCopy { initialised };
+            copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source: crate::private_copies::Source::Whole(bytes), initialised, origin });
         }
         if crate::capture::loses_write(&facts, passing) && crate::capture::is_user_variable_name(&name) {
             warn(&Warning { loc: d.loc.clone(), msg: lost_write_message(&name, &d.name) });
@@ -227,21 +244,27 @@ pub fn outline<'ctx>(
         if passing == Passing::Private && !variable_type(v).is_scalar() {
             private_arrays.push((captures.len(), var_bytes));
         }
-        captures.push(Capture { value: v, passing, bytes, via, name, implicit });
+        captures.push(Capture { value: v, passing, bytes, size, via, name, implicit });
     }
     // Private arrays that shared memory cannot hold go to the private area.
     for i in crate::private_copies::beyond_shared(&private_arrays, crate::privatize::SHARED_LIMIT) {
         let (index, bytes) = private_arrays[i];
-        let origin = crate::private_copies::array_origin(d, loops, captures[index].value);
+        let (value, name) = (captures[index].value, captures[index].name.clone());
+        let origin = crate::private_copies::array_origin(d, loops, value);
         captures[index].passing = Passing::PrivateCopy { initialised: false };
-        copies.push(crate::private_copies::Copy { capture: index, source: crate::private_copies::Source::Whole(bytes), initialised: false, origin });
+        let bytes = ctx.i64().const_int(bytes);
+        copies.push(crate::private_copies::Copy { value, name, source: crate::private_copies::Source::Whole(bytes), initialised: false, origin });
     }
+    // Arrays of run-time size the region declares, whose size is known before it: their
+    // copies are the area's too (a dynamic alloca is the thread's own).
+    let before = header.terminator().expect("split left a branch");
+    copies.extend(crate::private_copies::declared_vlas(m, &region, before, &cfg));
 
     let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));
     let func = build_function(m, d, &captures, scratch_param, &copies, &region, entry, exit)?;
     // A firstprivate copy is made from the data on the device.
     let mut directive = d.clone();
-    directive.clauses.extend(copies.iter().filter_map(|c| crate::private_copies::implied_copyin(m, c, captures[c.capture].value, &captures[c.capture].name)));
+    directive.clauses.extend(copies.iter().filter_map(|c| crate::private_copies::implied_copyin(m, c)));
     // The header now goes straight to the exit; the stub builder puts the launch in between.
     let b = ctx.builder();
     header.terminator().expect("split left a branch").erase();
@@ -441,7 +464,7 @@ fn is_capture<'ctx>(op: Value<'ctx>, region: &[Block<'ctx>]) -> bool {
 
 fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
     if v.is_alloca() || v.is_global_variable() {
-        Storage::Variable { scalar: variable_type(v).is_scalar() }
+        Storage::Variable { scalar: variable_type(v).is_scalar() && vla_count(v).is_none() }
     } else if v.ty().is_ptr() {
         Storage::PointerValue
     } else {
@@ -454,6 +477,13 @@ fn storage_of<'ctx>(v: Value<'ctx>) -> Storage {
 /// is a copy in the launch's private area (private_copies.rs).
 pub const FIRSTPRIVATE_BYTES: u64 = 2048;
 
+/// The element count of a variable-length array (`double v[m]`: an alloca of a run-time
+/// count, whose `variable_type` is the element's), if `v` is one.
+pub(crate) fn vla_count<'ctx>(v: Value<'ctx>) -> Option<Value<'ctx>> {
+    (v.is_alloca() && v.operand(0).const_int_value() != Some(1)).then(|| v.operand(0))
+}
+
+/// The type of variable `v` (an alloca or a global); a variable-length array's element type.
 pub(crate) fn variable_type<'ctx>(v: Value<'ctx>) -> crate::ir::Type<'ctx> {
     if v.is_alloca() {
         v.allocated_type()
@@ -594,13 +624,16 @@ fn build_function<'ctx>(
         pi += 1;
     }
     if !copies.is_empty() {
-        let names: Vec<String> = copies.iter().map(|c| caps[c.capture].name.clone()).collect();
-        let types: Vec<_> = copies.iter().map(|c| variable_type(caps[c.capture].value)).collect();
+        let names: Vec<String> = copies.iter().map(|c| c.name.clone()).collect();
+        let types: Vec<_> = copies.iter().map(|c| variable_type(c.value)).collect();
         let with = crate::private_copies::emit_entry(m, &b, copies, &params[pi..], &names, &types);
         for (c, replacement) in copies.iter().zip(with) {
-            let v = caps[c.capture].value;
-            v.replace_uses_where(replacement, in_f);
-            replaced.push((v, replacement));
+            // An array the region declared keeps its alloca, unused (dead code), so that
+            // the copy's `value` stays valid for the device module's decisions.
+            c.value.replace_uses_where(replacement, in_f);
+            if !(c.value.is_instruction() && c.value.parent_function() == f) {
+                replaced.push((c.value, replacement));
+            }
         }
     }
     b.br(entry);

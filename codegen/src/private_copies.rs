@@ -86,8 +86,10 @@ pub fn describe(level: CopyLevel, initialised: bool) -> &'static str {
 pub enum Source<'ctx> {
     /// A section of the pointer variable: `base[lower:length]` of `elem_size` bytes.
     Section(Var<'ctx>),
-    /// The whole variable (its address is the capture), of this many bytes.
-    Whole(u64),
+    /// The whole variable (its address is the capture), of this many bytes (an `i64` of the
+    /// host function: a constant, or a variable-length array's size computed before the
+    /// region).
+    Whole(Value<'ctx>),
 }
 
 /// Where the clause that asked for the copy is.
@@ -106,8 +108,11 @@ pub enum Origin {
 /// One private copy of a region.
 #[derive(Clone, Debug)]
 pub struct Copy<'ctx> {
-    /// Index in the region's captures.
-    pub capture: usize,
+    /// The host variable the copy stands for: a captured variable, or an array of run-time
+    /// size that the region declares (an alloca inside it).
+    pub value: Value<'ctx>,
+    /// Its name as the user wrote it.
+    pub name: String,
     pub source: Source<'ctx>,
     pub initialised: bool,
     pub origin: Origin,
@@ -150,7 +155,7 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
         }
     }
     if passing == Passing::FirstPrivate && bytes > param_limit {
-        return Ok(Some((Source::Whole(bytes), true, Origin::Construct)));
+        return Ok(Some((Source::Whole(v.context().i64().const_int(bytes)), true, Origin::Construct)));
     }
     Ok(None)
 }
@@ -224,29 +229,48 @@ pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> R
     Ok(())
 }
 
+/// Copies for the arrays of run-time size that `region` declares (`double t[m];` inside it:
+/// a dynamic alloca, which on the device would be each thread's own), placed by their uses,
+/// when their size can be computed before the region (`before`; in the host function whose
+/// CFG is `cfg`). One whose size cannot stays a dynamic alloca.
+pub fn declared_vlas<'ctx>(m: Module<'ctx>, region: &[crate::ir::Block<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Vec<Copy<'ctx>> {
+    let ctx = m.context();
+    let mut out = Vec::new();
+    for a in region.iter().flat_map(|b| b.instructions()).filter(|i| i.is_alloca()) {
+        let Some(count) = crate::outline::vla_count(a) else { continue };
+        let Some(count) = crate::reduction::computed_before(count, before, cfg, 0) else { continue };
+        let b = ctx.builder();
+        b.position_before(before);
+        let count = b.zext_or_trunc(count, ctx.i64());
+        let bytes = b.binop(Opcode::LLVMMul, count, ctx.i64().const_int(a.allocated_type().store_size(m)));
+        out.push(Copy { value: a, name: crate::outline::display_name(a), source: Source::Whole(bytes), initialised: false, origin: Origin::Uses });
+    }
+    out
+}
+
 /// The implied data clause of a firstprivate copy: its data must be on the device to be
 /// copied from (present data is used as is).
-pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>, v: Value<'ctx>, name: &str) -> Option<Clause<'ctx>> {
+pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>) -> Option<Clause<'ctx>> {
     if !c.initialised {
         return None;
     }
     let i64t = m.context().i64();
     let var = match &c.source {
         Source::Section(x) => x.clone(),
-        Source::Whole(bytes) => Var { base: v, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: i64t.const_int(*bytes), text: name.to_string(), dims: Vec::new(), rows: Vec::new() },
+        Source::Whole(bytes) => Var { base: c.value, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: *bytes, text: c.name.clone(), dims: Vec::new(), rows: Vec::new() },
     };
     Some(Clause::Data(DataKind::CopyIn, var))
 }
 
 /// Whether data clause item `v` of kind `k` is the implied `copyin` of a firstprivate copy
 /// of `copies` ([`implied_copyin`]; for the compile report).
-pub fn is_implied_copyin<'ctx>(copies: &[Copy<'ctx>], capture_value: impl Fn(usize) -> Value<'ctx>, k: DataKind, v: &Var<'ctx>) -> bool {
+pub fn is_implied_copyin<'ctx>(copies: &[Copy<'ctx>], k: DataKind, v: &Var<'ctx>) -> bool {
     k == DataKind::CopyIn
         && copies.iter().any(|c| {
             c.initialised
                 && match &c.source {
                     Source::Section(x) => x.base == v.base && x.text == v.text,
-                    Source::Whole(_) => v.base == capture_value(c.capture),
+                    Source::Whole(_) => v.base == c.value,
                 }
         })
 }
@@ -363,9 +387,9 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
     (args, total)
 }
 
-/// Per copy, its `(host address, bytes, rebase)` at the stub (`capture_value`: the captured
-/// variable of each copy).
-pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>], capture_value: impl Fn(usize) -> Value<'ctx>) -> Vec<(Value<'ctx>, Value<'ctx>, Value<'ctx>)> {
+/// Per copy, its `(host address, bytes, rebase)` at the stub (the address only of what a
+/// firstprivate copy is filled from: an array the region declares has none; null then).
+pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<(Value<'ctx>, Value<'ctx>, Value<'ctx>)> {
     let i64t = ctx.i64();
     copies
         .iter()
@@ -374,7 +398,8 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
                 (addr, bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
             }
-            Source::Whole(bytes) => (capture_value(c.capture), i64t.const_int(*bytes), i64t.const_int(0)),
+            Source::Whole(bytes) if c.initialised => (c.value, *bytes, i64t.const_int(0)),
+            Source::Whole(bytes) => (ctx.ptr().const_null(), *bytes, i64t.const_int(0)),
         })
         .collect()
 }

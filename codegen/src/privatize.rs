@@ -122,26 +122,28 @@ fn usage_placement(plo: &PartitionedLoops, uses: &[usize]) -> Placement {
 /// order of their `__acc_private_copy` calls: arrays declared in the region that shared
 /// memory cannot hold, private_copies.rs): from their uses, as for the arrays here; each
 /// call gets its level.
-/// `by_uses` holds the array's type for such copies: one that is the thread's own becomes
-/// an alloca again (`CopyLevel::Local`: the area then holds nothing for it).
-pub fn place_area_copies<'ctx>(k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], by_uses: &[Option<crate::ir::Type<'ctx>>], levels: &mut [crate::private_copies::CopyLevel]) {
+/// A thread's own array becomes an alloca again (`CopyLevel::Local`: the area then holds
+/// nothing for it), unless its size is a run-time one.
+pub fn place_area_copies<'ctx>(k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], by_uses: &[AreaPlacement<'ctx>], levels: &mut [crate::private_copies::CopyLevel]) {
     use crate::private_copies::CopyLevel;
-    if by_uses.iter().all(Option::is_none) {
+    if by_uses.iter().all(|p| *p == AreaPlacement::Fixed) {
         return;
     }
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
     let calls: Vec<Value> = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN)).collect();
     for (i, call) in calls.into_iter().enumerate() {
-        let Some(Some(ty)) = by_uses.get(i) else { continue };
+        let Some(AreaPlacement::ByUses { local }) = by_uses.get(i) else { continue };
         let uses: Vec<usize> = use_blocks(call).iter().map(|b| cfg.index[b]).collect();
         let level = match usage_placement(&plo, &uses) {
             Placement::PerGang => CopyLevel::Gang,
             Placement::PerWorker => CopyLevel::Worker,
+            Placement::PerThread if local.is_none() => CopyLevel::Thread,
             Placement::PerThread => {
+                let ty = local.expect("checked");
                 let b = k.context().builder();
                 b.position_before(k.entry_block().first_instruction().expect("the entry has a terminator"));
-                let own = b.alloca(*ty, &format!("{}.local", call.name()));
+                let own = b.alloca(ty, &format!("{}.local", call.name()));
                 call.replace_all_uses_with(own);
                 call.erase();
                 levels[i] = CopyLevel::Local;
@@ -150,6 +152,27 @@ pub fn place_area_copies<'ctx>(k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], 
         };
         call.set_operand(4, k.context().i64().const_int(level as u64));
         levels[i] = level;
+    }
+}
+
+/// How a copy of the private area gets its level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AreaPlacement<'ctx> {
+    /// From its clause (private_copies.rs `set_levels`).
+    Fixed,
+    /// From its uses ([`place_area_copies`]); `local`: the array's type, when a thread's own
+    /// copy may be an alloca (not for a run-time size).
+    ByUses { local: Option<crate::ir::Type<'ctx>> },
+}
+
+impl<'ctx> AreaPlacement<'ctx> {
+    pub fn of(c: &crate::private_copies::Copy<'ctx>) -> AreaPlacement<'ctx> {
+        match c.origin {
+            crate::private_copies::Origin::Uses => {
+                AreaPlacement::ByUses { local: crate::outline::vla_count(c.value).is_none().then(|| crate::outline::variable_type(c.value)) }
+            }
+            _ => AreaPlacement::Fixed,
+        }
     }
 }
 

@@ -558,7 +558,7 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         .clauses
         .iter()
         .filter_map(|c| match c {
-            Clause::Data(k, v) if crate::private_copies::is_implied_copyin(&r.copies, |i| r.captures[i].value, *k, v) => Some(DataNote {
+            Clause::Data(k, v) if crate::private_copies::is_implied_copyin(&r.copies, *k, v) => Some(DataNote {
                 clause: data_kind_name(*k).into(),
                 item: v.text.clone(),
                 implicit: true,
@@ -574,14 +574,14 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             if !crate::capture::is_user_variable_name(&c.name) {
                 continue;
             }
-            let bytes = matches!(c.passing, crate::capture::Passing::Implicit(_)).then_some(c.bytes);
+            let bytes = (matches!(c.passing, crate::capture::Passing::Implicit(_)) && c.size.is_none()).then_some(c.bytes);
             data.push(DataNote { clause: clause.into(), item: c.name.clone(), implicit: true, bytes, why: Some(why.into()) });
         }
     }
     for (c, level) in r.copies.iter().zip(&p.private_levels).filter(|(_, l)| **l != crate::private_copies::CopyLevel::Local) {
         let (item, bytes) = match &c.source {
             crate::private_copies::Source::Section(x) => (x.text.clone(), None),
-            crate::private_copies::Source::Whole(b) => (r.captures[c.capture].name.clone(), Some(*b)),
+            crate::private_copies::Source::Whole(b) => (c.name.clone(), b.const_int_value().map(|b| b as u64)),
         };
         let clause = if c.initialised { "firstprivate" } else { "private" };
         data.push(DataNote { clause: clause.into(), item, implicit: false, bytes, why: Some(crate::private_copies::describe(*level, c.initialised).into()) });
