@@ -1,8 +1,10 @@
 //! Private copies in memory the runtime allocates per launch: `private(p[0:n])` and
 //! `firstprivate(p[0:n])` of a pointer variable `p` (their size is known only at run time),
 //! firstprivate arrays and structs too large for a kernel parameter (over
-//! `outline::FIRSTPRIVATE_BYTES`), and arrays of `private` clauses that shared memory cannot
-//! hold (over `privatize::SHARED_LIMIT` together: the largest go, [`beyond_shared`]).
+//! `outline::FIRSTPRIVATE_BYTES`), private arrays that shared memory cannot hold (over
+//! `privatize::SHARED_LIMIT` together: the largest go, [`beyond_shared`]), and
+//! variable-length arrays: private or firstprivate ones, and those the region declares
+//! ([`declared_vlas`]), whose run-time size is known before the region.
 //!
 //! Expects: a compute region being outlined (outline.rs), its captured variables and the
 //! clauses of the construct and its loops.
