@@ -381,7 +381,7 @@ fn guarding_branch<'ctx>(cfg: &FunctionCfg<'ctx>, blk: Block<'ctx>, is_elem: &dy
             let cond = term.branch_condition();
             let compares = matches!(cond.opcode(), Some(Opcode::LLVMICmp | Opcode::LLVMFCmp)) && cond.operands().into_iter().any(is_elem);
             let succs = term.successors();
-            let side = succs.iter().position(|s| single_predecessor(*s) == Some(d) && cfg.dominates(*s, blk));
+            let side = succs.iter().position(|s| cfg.predecessors(*s)[..] == [d] && cfg.dominates(*s, blk));
             if let (true, Some(i), [a, b]) = (compares, side, &succs[..]) {
                 return (a != b).then_some((cond, i == 0));
             }
@@ -389,15 +389,6 @@ fn guarding_branch<'ctx>(cfg: &FunctionCfg<'ctx>, blk: Block<'ctx>, is_elem: &dy
         at = d;
     }
     None
-}
-
-/// The block all of whose paths into `b` pass, when it is its only predecessor.
-fn single_predecessor<'ctx>(b: Block<'ctx>) -> Option<Block<'ctx>> {
-    let preds: Vec<Block> = b.parent().blocks().into_iter().filter(|p| p.successors().contains(&b)).collect();
-    match preds[..] {
-        [one] => Some(one),
-        _ => None,
-    }
 }
 
 /// The condition of the branch that decides whether a join's value comes from incoming
