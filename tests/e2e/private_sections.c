@@ -71,6 +71,24 @@ int main(void) {
       CHECK(cols[j * m + k] == want, "gang: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
     }
 
+  /* The same on two async queues at once: each launch has its own area until it is done. */
+  for (int q = 1; q <= 2; q++) {
+#pragma acc parallel loop gang private(t[lo:m]) copyout(b[(q - 1) * G * m:G * m]) async(q)
+    for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+      for (int k = lo; k < lo + m; k++) t[k] = 10.0 * q + 1000.0 * j + k;
+#pragma acc loop vector
+      for (int k = 0; k < m; k++) b[((q - 1) * G + j) * m + k] = t[lo + m - 1 - k];
+    }
+  }
+#pragma acc wait
+  for (int q = 1; q <= 2; q++)
+    for (int j = 0; j < G; j++)
+      for (int k = 0; k < m; k++) {
+        double want = 10.0 * q + 1000.0 * j + (lo + m - 1 - k);
+        CHECK(b[((q - 1) * G + j) * m + k] == want, "async %d: b[%d][%d] = %g, want %g", q, j, k, b[((q - 1) * G + j) * m + k], want);
+      }
+
   /* private section of a worker loop: each worker's lanes share its copy. */
 #pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(rows[0:G * W * V])
   for (int j = 0; j < G; j++) {
