@@ -214,6 +214,13 @@ pub fn outline<'ctx>(
             passing = Passing::PrivateCopy { initialised };
             copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source, initialised, origin });
         }
+        // Sections of its pointer members: the struct is passed as before.
+        for (mut source, initialised, origin) in crate::private_copies::member_sections(d, loops, v) {
+            let before = header.terminator().expect("split left a branch");
+            crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
+            let crate::private_copies::Source::Member(x) = &source else { unreachable!("member_sections gives members") };
+            copies.push(crate::private_copies::Copy { value: v, name: x.text.clone(), source, initialised, origin });
+        }
         // A variable-length array's bytes are known only at run time: mapped with them, and
         // its private copies are the area's.
         let size = vla_count(v).map(|count| {
@@ -628,6 +635,15 @@ fn build_function<'ctx>(
         let types: Vec<_> = copies.iter().map(|c| variable_type(c.value)).collect();
         let with = crate::private_copies::emit_entry(m, &b, copies, &params[pi..], &names, &types);
         for (c, replacement) in copies.iter().zip(with) {
+            if let crate::private_copies::Source::Member(x) = &c.source {
+                // The member's loads (of the struct as passed) are the copy's pointer.
+                let root = replaced.iter().find(|(v, _)| *v == c.value).map_or(c.value, |(_, r)| *r);
+                for load in crate::private_copies::member_loads(f, x, root) {
+                    load.replace_all_uses_with(replacement);
+                    load.erase();
+                }
+                continue;
+            }
             // An array the region declared keeps its alloca, unused (dead code), so that
             // the copy's `value` stays valid for the device module's decisions.
             c.value.replace_uses_where(replacement, in_f);

@@ -23,7 +23,12 @@
 //! `G + W + T` bytes it mallocs around the call. A firstprivate copy's source is the device
 //! copy of its data (the stub adds an implied `copyin` for it: present data is used as is).
 //!
-//! Does not: copy sections of several dimensions or through pointer rows (located errors),
+//! A section of a pointer member of a struct variable (`s.p[0:n]`, [`Source::Member`]) is
+//! a copy too: the struct is passed as before, and the region's loads of that member
+//! become the copy's pointer.
+//!
+//! Does not: copy sections of several dimensions or through pointer rows, or of a pointer
+//! reached through another pointer or a variable index (located errors),
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -88,6 +93,10 @@ pub fn describe(level: CopyLevel, initialised: bool) -> &'static str {
 pub enum Source<'ctx> {
     /// A section of the pointer variable: `base[lower:length]` of `elem_size` bytes.
     Section(Var<'ctx>),
+    /// A section of a pointer member of the struct variable (`s.p[lo:n]`, `s.in.p[lo:n]`):
+    /// the region's loads of that member become the copy's pointer; the struct itself is
+    /// passed as before.
+    Member(Var<'ctx>),
     /// The whole variable (its address is the capture), of this many bytes (an `i64` of the
     /// host function: a constant, or a variable-length array's size computed before the
     /// region).
@@ -162,6 +171,69 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
     Ok(None)
 }
 
+/// The member a pointer's address names: the struct variable it is in and the chain of
+/// constant-index GEPs from it (zero-offset ones stripped), when it is one (`&s.p`,
+/// `&s.in.p`; not through another pointer or a variable index).
+pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<(Value<'ctx>, Vec<(crate::ir::Type<'ctx>, Vec<i64>)>)> {
+    let mut chain = Vec::new();
+    let mut at = strip(addr);
+    while at.opcode() == Some(Opcode::LLVMGetElementPtr) {
+        let indices: Option<Vec<i64>> = at.operands()[1..].iter().map(|i| i.const_int_value()).collect();
+        chain.push((at.gep_source_type(), indices?));
+        at = strip(at.operand(0));
+    }
+    // No GEP left: the first member (of the first member ...), at the struct's own address.
+    let variable = (at.is_alloca() || at.is_global_variable()) && !crate::outline::variable_type(at).is_scalar();
+    variable.then_some((at, chain))
+}
+
+/// The `private`/`firstprivate` sections of pointer members of struct variable `v` (see
+/// [`find`] for the rest).
+pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Vec<(Source<'ctx>, bool, Origin)> {
+    let of_v = |x: &Var<'ctx>| {
+        let b = strip(x.base);
+        b.opcode() == Some(Opcode::LLVMLoad) && x.dims.is_empty() && member_path(b.operand(0)).is_some_and(|(root, _)| root == v)
+    };
+    let mut out = Vec::new();
+    for c in &d.clauses {
+        match c {
+            Clause::Private(x) if of_v(x) => out.push((Source::Member(x.clone()), false, Origin::Construct)),
+            Clause::FirstPrivate(x) if of_v(x) => out.push((Source::Member(x.clone()), true, Origin::Construct)),
+            _ => {}
+        }
+    }
+    for l in loops {
+        for c in &l.clauses {
+            if let Clause::Private(x) = c {
+                if of_v(x) && !out.iter().any(|(s, _, _)| matches!(s, Source::Member(y) if y.text == x.text)) {
+                    out.push((Source::Member(x.clone()), false, Origin::Loop(l.id)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// In outlined function `f`, the loads of the member that member copy `x` names, now that
+/// its struct variable is `root` there.
+pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
+    let Some((_, chain)) = member_path(strip(x.base).operand(0)) else { return Vec::new() };
+    let same = |addr: Value<'ctx>| {
+        let mut at = strip(addr);
+        for (ty, indices) in &chain {
+            let here = at.opcode() == Some(Opcode::LLVMGetElementPtr)
+                && at.gep_source_type() == *ty
+                && at.operands()[1..].iter().map(|i| i.const_int_value()).collect::<Option<Vec<i64>>>().as_ref() == Some(indices);
+            if !here {
+                return false;
+            }
+            at = strip(at.operand(0));
+        }
+        at == root
+    };
+    f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && i.ty().is_ptr() && same(i.operand(0))).collect()
+}
+
 /// Which of the arrays that private clauses name (`(capture, bytes)`) go to the private
 /// area: the largest, until the rest fit in `limit` bytes of shared memory (privatize.rs
 /// keeps a gang's or a worker's copies there; a thread's copies would fit in its own
@@ -195,7 +267,7 @@ pub fn array_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Val
 /// it: its bounds computed again before the region (`before`, in the host function whose CFG
 /// is `cfg`), or a located error.
 pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Directive<'ctx>, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Result<()> {
-    let (Source::Section(x), Origin::Loop(id)) = (source, origin) else { return Ok(()) };
+    let (Source::Section(x) | Source::Member(x), Origin::Loop(id)) = (source, origin) else { return Ok(()) };
     let at = loops.iter().find(|l| l.id == id).map_or(&d.loc, |l| &l.loc);
     let text = x.text.clone();
     for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
@@ -206,9 +278,9 @@ pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Direct
     Ok(())
 }
 
-/// `private`/`firstprivate` of a section whose pointer is not a variable of its own
-/// (`s.p[0:n]`, `pp[i][0:n]`): a located error, not the member's or element's pointee
-/// silently shared.
+/// `private`/`firstprivate` of a section whose pointer is neither a variable of its own
+/// nor a member of a struct variable (`pp[i][0:n]`, `ps->p[0:n]`): a located error, not the
+/// element's pointee silently shared.
 pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
     for l in std::iter::once(d).chain(loops) {
         for c in &l.clauses {
@@ -219,11 +291,11 @@ pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> R
             }
             let slot = strip(b.operand(0));
             let variable = (slot.is_alloca() || slot.is_global_variable()) && crate::outline::variable_type(slot).is_ptr();
-            if !variable {
+            if !variable && member_path(b.operand(0)).is_none() {
                 let clause = if matches!(c, Clause::Private(_)) { "private" } else { "firstprivate" };
                 return Err(AccError::unsupported(
                     &l.loc,
-                    format!("'{clause}({})': a private copy of a section whose pointer is a struct member or an array element (copy the pointer to a local variable and privatise its section)", x.text),
+                    format!("'{clause}({})': a private copy of a section whose pointer is an array element or is reached through another pointer (copy the pointer to a local variable and privatise its section)", x.text),
                 ));
             }
         }
@@ -258,7 +330,7 @@ pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>) -> Option<Clause<'c
     }
     let i64t = m.context().i64();
     let var = match &c.source {
-        Source::Section(x) => x.clone(),
+        Source::Section(x) | Source::Member(x) => x.clone(),
         Source::Whole(bytes) => Var { base: c.value, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: *bytes, text: c.name.clone(), dims: Vec::new(), rows: Vec::new() },
     };
     Some(Clause::Data(DataKind::CopyIn, var))
@@ -271,7 +343,7 @@ pub fn is_implied_copyin<'ctx>(copies: &[Copy<'ctx>], k: DataKind, v: &Var<'ctx>
         && copies.iter().any(|c| {
             c.initialised
                 && match &c.source {
-                    Source::Section(x) => x.base == v.base && x.text == v.text,
+                    Source::Section(x) | Source::Member(x) => x.base == v.base && x.text == v.text,
                     Source::Whole(_) => v.base == c.value,
                 }
         })
@@ -320,6 +392,11 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
                 slot
             }
             Source::Whole(_) => copy,
+            // What the member's loads become (build_function replaces them).
+            Source::Member(_) => {
+                let back = b.binop(Opcode::LLVMSub, i64t.const_int(0), rebase);
+                b.gep_bytes(ctx, copy, back)
+            }
         });
     }
     // After every copy's address: each init ends with a gang barrier.
@@ -396,7 +473,7 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
     copies
         .iter()
         .map(|c| match &c.source {
-            Source::Section(x) => {
+            Source::Section(x) | Source::Member(x) => {
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
                 (addr, bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
             }

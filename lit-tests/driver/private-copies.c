@@ -105,12 +105,12 @@ void inner_bounds(int n, double *t, double *out) {
 
 #ifdef MEMBER
 struct rows { double *p; int n; };
-// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(s.p[0:s.n])': a private copy of a section whose pointer is a struct member or an array element (copy the pointer to a local variable and privatise its section) is not supported yet
-void member(struct rows s, double *out) {
-#pragma acc parallel loop gang private(s.p[0:s.n]) copyout(out[0:37])
+// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(ps->p[0:ps->n])': a private copy of a section whose pointer is an array element or is reached through another pointer (copy the pointer to a local variable and privatise its section) is not supported yet
+void member(struct rows *ps, double *out) {
+#pragma acc parallel loop gang private(ps->p[0:ps->n]) copyout(out[0:37])
   for (int j = 0; j < 37; j++) {
-    s.p[0] = j;
-    out[j] = s.p[0];
+    ps->p[0] = j;
+    out[j] = ps->p[0];
   }
 }
 #endif

@@ -89,6 +89,25 @@ int main(void) {
         CHECK(b[((q - 1) * G + j) * m + k] == want, "async %d: b[%d][%d] = %g, want %g", q, j, k, b[((q - 1) * G + j) * m + k], want);
       }
 
+  /* Sections of struct members: the first member, and a nested one (firstprivate). */
+  struct inner { int k; double *q; };
+  struct rows { double *p; int n; struct inner in; } sr = {t, lo + m, {3, c}};
+#pragma acc parallel loop gang private(sr.p[lo:m]) firstprivate(sr.in.q[0:n]) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = lo; k < sr.n; k++) sr.p[k] = j * 100.0 + k + sr.in.q[k];
+    sr.in.q[n - 1 - j] = -1; /* the gang's copy only: never read here */
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = sr.p[sr.n - 1 - k] + sr.in.q[j + 1] + sr.in.k;
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      int e = lo + m - 1 - k;
+      double want = j * 100.0 + e + (0.5 * e - 3) + (0.5 * (j + 1) - 3) + 3;
+      CHECK(cols[j * m + k] == want, "member: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(sr.p == t && t[lo] == -1 && c[n - 1] == 0.5 * (n - 1) - 3, "member: the host's data changed");
+
   /* private section of a worker loop: each worker's lanes share its copy. */
 #pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(rows[0:G * W * V])
   for (int j = 0; j < G; j++) {
