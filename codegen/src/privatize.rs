@@ -179,6 +179,7 @@ impl<'ctx> AreaPlacement<'ctx> {
 pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], loc: &Loc) -> Result<Placed> {
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
+    check_dynamic_arrays(k, &cfg, &plo, loc)?;
     let mut shared_bytes = 0u64;
     let mut placed = Placed::default();
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
@@ -206,6 +207,27 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
         move_to_shared(m, a, place);
     }
     Ok(placed)
+}
+
+/// An array of run-time size declared in the region whose size is computed inside it
+/// (outline.rs could not make it a copy of the private area) stays a dynamic alloca, each
+/// thread's own: one that lanes share (used in a finer partitioned loop than the one it is
+/// declared in) is a located error, not a silently wrong answer.
+fn check_dynamic_arrays<'ctx>(k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, plo: &PartitionedLoops, loc: &Loc) -> Result<()> {
+    let entry = k.entry_block();
+    for a in k.blocks().into_iter().filter(|b| *b != entry).flat_map(|b| b.instructions()).filter(|i| i.is_alloca()) {
+        if a.operand(0).const_int_value().is_some() {
+            continue;
+        }
+        let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();
+        if usage_placement(plo, &uses) != Placement::PerThread {
+            return Err(AccError::unsupported(
+                loc,
+                "an array of run-time size declared in the region whose size is computed inside it, shared by the lanes of a gang or worker (compute its size before the region)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Blocks of the instructions that use `a`, through address computations.

@@ -14,6 +14,7 @@
 // RUN: FileCheck %s --check-prefix=HOST < host.ll
 // RUN: not %accc -DINNER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: not %accc -DMEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=MEMBER
+// RUN: not %accc -DVLA -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=VLA
 
 // REPORT-LABEL: private-copies.c: gang_copy:
 // REPORT: Generating implicit copyin(c[1:m]): the data firstprivate copies are filled from
@@ -111,6 +112,31 @@ void member(struct rows *ps, double *out) {
   for (int j = 0; j < 37; j++) {
     ps->p[0] = j;
     out[j] = ps->p[0];
+  }
+}
+#endif
+
+#ifdef VLA
+// An array of run-time size whose size changes per iteration cannot be sized before the
+// launch: a gang's lanes sharing it is an error; a thread's own one (a vector loop's body
+// declares it) is a dynamic alloca.
+// VLA: private-copies.c:[[@LINE+2]]:9: error: OpenACC an array of run-time size declared in the region whose size is computed inside it, shared by the lanes of a gang or worker (compute its size before the region) is not supported yet
+void shared_vla(int n, double *out) {
+#pragma acc parallel loop gang copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+    double t[j % 7 + 1];
+#pragma acc loop vector
+    for (int k = 0; k < j % 7 + 1; k++) t[k] = k;
+    out[j] = t[j % 7];
+  }
+}
+// VLA-NOT: private-copies.c:{{.*}}: error:
+void own_vla(int n, double *out) {
+#pragma acc parallel loop gang vector copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+    double t[j % 7 + 1];
+    for (int k = 0; k < j % 7 + 1; k++) t[k] = k;
+    out[j] = t[j % 7];
   }
 }
 #endif
