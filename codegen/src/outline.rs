@@ -208,7 +208,7 @@ pub fn outline<'ctx>(
             ),
         })?;
         let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
-        if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES)? {
+        if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES) {
             let before = header.terminator().expect("split left a branch");
             crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
             passing = Passing::PrivateCopy { initialised };

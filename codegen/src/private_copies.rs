@@ -17,7 +17,7 @@
 //! `__acc_private_init(%c, source, bytes)` (collective: every thread of the gang copies a
 //! share, then the gang syncs); the variable's uses become the copy (a pointer section's
 //! pointer variable becomes a private slot holding `%c - rebase`, so `p[i]` is the copy's
-//! element `i`). The host stub ([`host_args`]) lays the copies out: on the device, per gang
+//! element `i`). The host stub ([`stub_args`]) lays the copies out: on the device, per gang
 //! `[G: gang copies][W x workers: worker copies][T x threads: thread copies]` in an area the
 //! runtime allocates at launch (runtime/src/private_area.rs); on the host path, one block of
 //! `G + W + T` bytes it mallocs around the call. A firstprivate copy's source is the device
@@ -132,7 +132,7 @@ pub struct Copy<'ctx> {
 /// The clause item of `v` (a captured variable) that makes it a copy of run-time size, if
 /// any: a `private`/`firstprivate` section whose base is `v`'s value (`p[0:n]` of pointer
 /// `p`), or a firstprivate variable of more than `param_limit` bytes (`bytes`).
-pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, passing: Passing, bytes: u64, param_limit: u64) -> Result<Option<(Source<'ctx>, bool, Origin)>> {
+pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, passing: Passing, bytes: u64, param_limit: u64) -> Option<(Source<'ctx>, bool, Origin)> {
     // `p[lo:n]` of a pointer variable `p` (not `s.p[lo:n]`, whose first member's address
     // strips to the struct's).
     let pointer_variable = (v.is_alloca() || v.is_global_variable()) && crate::outline::variable_type(v).is_ptr();
@@ -140,19 +140,11 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
         let b = strip(x.base);
         pointer_variable && b.opcode() == Some(Opcode::LLVMLoad) && strip(b.operand(0)) == v
     };
-    let check = |x: &Var<'ctx>, clause: &str| -> Result<Source<'ctx>> {
-        if !x.dims.is_empty() {
-            return Err(AccError::unsupported(
-                &d.loc,
-                format!("'{clause}({})': a private copy of a section of several dimensions through a pointer (privatise a section of one dimension, or an array)", x.text),
-            ));
-        }
-        Ok(Source::Section(x.clone()))
-    };
+    // (`check_sections` has rejected sections of several dimensions.)
     for c in &d.clauses {
         match c {
-            Clause::Private(x) if of_v(x) => return Ok(Some((check(x, "private")?, false, Origin::Construct))),
-            Clause::FirstPrivate(x) if of_v(x) => return Ok(Some((check(x, "firstprivate")?, true, Origin::Construct))),
+            Clause::Private(x) if of_v(x) => return Some((Source::Section(x.clone()), false, Origin::Construct)),
+            Clause::FirstPrivate(x) if of_v(x) => return Some((Source::Section(x.clone()), true, Origin::Construct)),
             _ => {}
         }
     }
@@ -160,15 +152,15 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
         for c in &l.clauses {
             if let Clause::Private(x) = c {
                 if of_v(x) {
-                    return Ok(Some((check(x, "private")?, false, Origin::Loop(l.id))));
+                    return Some((Source::Section(x.clone()), false, Origin::Loop(l.id)));
                 }
             }
         }
     }
     if passing == Passing::FirstPrivate && bytes > param_limit {
-        return Ok(Some((Source::Whole(v.context().i64().const_int(bytes)), true, Origin::Construct)));
+        return Some((Source::Whole(v.context().i64().const_int(bytes)), true, Origin::Construct));
     }
-    Ok(None)
+    None
 }
 
 /// The member a pointer's address names: the struct variable it is in and the chain of
@@ -278,9 +270,9 @@ pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Direct
     Ok(())
 }
 
-/// `private`/`firstprivate` of a section whose pointer is neither a variable of its own
-/// nor a member of a struct variable (`pp[i][0:n]`, `ps->p[0:n]`): a located error, not the
-/// element's pointee silently shared.
+/// `private`/`firstprivate` of a section of several dimensions through a pointer, or of one
+/// whose pointer is neither a variable of its own nor a member of a struct variable
+/// (`pp[i][0:n]`, `ps->p[0:n]`): a located error, not the pointee silently shared.
 pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
     for l in std::iter::once(d).chain(loops) {
         for c in &l.clauses {
@@ -291,8 +283,14 @@ pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> R
             }
             let slot = strip(b.operand(0));
             let variable = (slot.is_alloca() || slot.is_global_variable()) && crate::outline::variable_type(slot).is_ptr();
+            let clause = if matches!(c, Clause::Private(_)) { "private" } else { "firstprivate" };
+            if !x.dims.is_empty() {
+                return Err(AccError::unsupported(
+                    &l.loc,
+                    format!("'{clause}({})': a private copy of a section of several dimensions through a pointer (privatise a section of one dimension, or an array)", x.text),
+                ));
+            }
             if !variable && member_path(b.operand(0)).is_none() {
-                let clause = if matches!(c, Clause::Private(_)) { "private" } else { "firstprivate" };
                 return Err(AccError::unsupported(
                     &l.loc,
                     format!("'{clause}({})': a private copy of a section whose pointer is an array element or is reached through another pointer (copy the pointer to a local variable and privatise its section)", x.text),
