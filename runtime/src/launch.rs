@@ -328,7 +328,14 @@ pub unsafe fn launch(
             let Loaded { func, max_threads } = *load_function(k, kd, &what);
             let size = clamp(wanted, max_threads, gpu.max_grid);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
-            let size = cap_gangs(size, kd.flags, wave);
+            // Private copies of run-time size take at most half the free memory.
+            let fit = match kd.private_arg {
+                0 => u32::MAX,
+                // SAFETY: `args` is the kernel's parameter array, with the slots
+                // `private_arg` names (caller's guarantee).
+                p => unsafe { private_area::gangs_that_fit(p, args, size, cuda::mem_get_info().map_or(u64::MAX, |(free, _)| free as u64 / 2)) },
+            };
+            let size = cap_gangs(size, kd.flags, wave.min(fit));
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
             let stream = queue::stream(q);
             let run = || {

@@ -34,6 +34,42 @@ pub fn area_bytes(g: i64, w: i64, t: i64, size: Size) -> Option<usize> {
     usize::try_from(bytes).ok()
 }
 
+/// The most gangs whose parts of `per_gang` bytes fit in `budget` bytes: at least one
+/// (`u32::MAX` when a gang needs none).
+pub fn gangs_within(per_gang: u64, budget: u64) -> u32 {
+    match per_gang {
+        0 => u32::MAX,
+        b => u32::try_from(budget / b).unwrap_or(u32::MAX).max(1),
+    }
+}
+
+/// The kernel's G, W, T (`private_arg > 0`).
+///
+/// # Safety
+/// As for [`with_private_area`].
+unsafe fn copy_sizes(private_arg: u64, args: *mut *mut c_void) -> [i64; 3] {
+    let a = (private_arg - 1) as usize;
+    // SAFETY: the caller guarantees the three size slots after the area's.
+    [1, 2, 3].map(|k| unsafe { *(*args.add(a + k) as *const i64) })
+}
+
+/// The most gangs of a launch of `size`'s workers and lanes whose private area fits in
+/// `budget` bytes (`u32::MAX` without private copies): the runtime lowers a gang count it
+/// chose (`ACCRT_KERNEL_CAP_GANGS`) to it, so that per-thread copies of a large section
+/// (gangs x threads x bytes) need not fail for lack of memory. Partitioned loops stride by
+/// the real launch size, so fewer gangs compute the same.
+///
+/// # Safety
+/// As for [`with_private_area`].
+pub unsafe fn gangs_that_fit(private_arg: u64, args: *mut *mut c_void, size: Size, budget: u64) -> u32 {
+    if private_arg == 0 || args.is_null() {
+        return u32::MAX;
+    }
+    // SAFETY: the caller's guarantee.
+    let [g, w, t] = unsafe { copy_sizes(private_arg, args) };
+    gang_bytes(g, w, t, size.workers, size.vector).map_or(1, |b| gangs_within(b, budget))
+}
+
 /// Runs `launch` (final sizes `size`) with the private area its kernel asks for written to
 /// its slot; with `private_arg == 0`, just runs `launch`. The area is released after
 /// `launch` has enqueued the kernel: the pool hands it out again only once no queue can
@@ -48,8 +84,8 @@ pub unsafe fn with_private_area<R>(private_arg: u64, size: Size, args: *mut *mut
     }
     assert!(!args.is_null(), "kernel with private copies launched without arguments{what}");
     let a = (private_arg - 1) as usize;
-    // SAFETY: the caller guarantees the three size slots after the area's.
-    let [g, w, t] = [1, 2, 3].map(|k| unsafe { *(*args.add(a + k) as *const i64) });
+    // SAFETY: the caller's guarantee.
+    let [g, w, t] = unsafe { copy_sizes(private_arg, args) };
     let Some(bytes) = area_bytes(g, w, t, size) else {
         crate::diag::runtime_error(&format!(
             "private copies of {g} bytes per gang, {w} per worker and {t} per thread take more memory than the address space holds{what}"
@@ -110,6 +146,14 @@ mod tests {
         let s = Size { gangs: 10, gangs_y: 2, gangs_z: 1, workers: 4, vector: 32 };
         assert_eq!(area_bytes(8000, 0, 0, s), Some(8000 * 20));
         assert_eq!(area_bytes(0, 0, 16, s), Some(16 * 128 * 20));
+    }
+
+    #[test]
+    fn gangs_are_lowered_until_their_copies_fit() {
+        assert_eq!(gangs_within(0, 100), u32::MAX);
+        assert_eq!(gangs_within(10, 100), 10);
+        assert_eq!(gangs_within(1 << 30, 1 << 20), 1);
+        assert_eq!(gangs_within(1, u64::MAX), u32::MAX);
     }
 
     #[test]
