@@ -74,9 +74,10 @@ pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, ins
         return Err(what("passes it to a function or stores its address (accc updates such an array's elements atomically and must see every access)"));
     }
     let cfg = FunctionCfg::new(k);
+    let kx = Kernel { cfg: &cfg, writes: std::cell::OnceCell::new() };
     let mut updates = Vec::new();
     for (s, _) in found.iter().filter(|(_, a)| *a == Access::Store) {
-        let u = update_at(&cfg, *s, r.op).ok_or_else(|| {
+        let u = update_at(&kx, *s, r.op).ok_or_else(|| {
             what(&format!("stores an element other than by updating it with '{}' (accc updates such an array's elements atomically: a plain store would race with other iterations' updates)", r.op.symbol()))
         })?;
         updates.push(u);
@@ -130,6 +131,19 @@ fn accesses<'ctx>(storage: Value<'ctx>, k: Value<'ctx>) -> Vec<(Value<'ctx>, Acc
     out
 }
 
+/// The kernel a plan reads: its CFG, and (made at the first comparison that needs them)
+/// its instructions that may write memory.
+struct Kernel<'a, 'ctx> {
+    cfg: &'a FunctionCfg<'ctx>,
+    writes: std::cell::OnceCell<Vec<Value<'ctx>>>,
+}
+
+impl<'ctx> Kernel<'_, 'ctx> {
+    fn writes(&self) -> &[Value<'ctx>] {
+        self.writes.get_or_init(|| self.cfg.blocks.iter().flat_map(|blk| blk.instructions()).filter(|i| may_write(*i)).collect())
+    }
+}
+
 /// The update a store ends, when it is one: it stores `op` applied to the element it
 /// overwrites (read by loads of the same address) and a contribution, as
 /// - one operation: `h[e] += x`, `h[e] = h[e] * x`, `h[e] = fmax(h[e], x)`, a `select`;
@@ -137,20 +151,20 @@ fn accesses<'ctx>(storage: Value<'ctx>, k: Value<'ctx>) -> Vec<(Value<'ctx>, Acc
 ///   of their own (`h[e] = h[e] > x ? h[e] : x`), for `max` and `min`;
 /// - either of the first two on a `char` or `short` element that C promotes to `int`
 ///   (`trunc(sext(h[e]) + x)`): the same operation on the narrow type.
-fn update_at<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
+fn update_at<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
     let v = store.operand(0);
-    match_update(cfg, store, v, op, false).or_else(|| {
+    match_update(kx, store, v, op, false).or_else(|| {
         let promoted = v.opcode() == Some(Opcode::LLVMTrunc) && v.users()[..] == [store];
-        promoted.then(|| match_update(cfg, store, v.operand(0), op, true)).flatten()
+        promoted.then(|| match_update(kx, store, v.operand(0), op, true)).flatten()
     })
 }
 
 /// `update_at` for stored value `v` (`narrow`: `v` is the promoted value the store
 /// truncates, and the element is read widened).
-fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx>, op: ReductionOp, narrow: bool) -> Option<Update<'ctx>> {
+fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>, op: ReductionOp, narrow: bool) -> Option<Update<'ctx>> {
     let p = store.operand(1);
     let elem_ty = store.operand(0).ty();
-    let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(cfg, l.operand(0), p, 0);
+    let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(kx, l.operand(0), p, 0);
     // What reads the element in the computation: its load, or (promoted) the load widened.
     let load_of = |e: Value<'ctx>| -> Option<Value<'ctx>> {
         if is_load(e) {
@@ -160,7 +174,7 @@ fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx
         widened.then(|| e.operand(0))
     };
     let is_elem = |e: Value<'ctx>| load_of(e).is_some();
-    let eq = |a: Value<'ctx>, b: Value<'ctx>| equal(cfg, a, b, 0);
+    let eq = |a: Value<'ctx>, b: Value<'ctx>| equal(kx, a, b, 0);
     let single_use = |i: Value<'ctx>, by: Value<'ctx>| i.users()[..] == [by];
     // The elements' reads (each used only within `within`, a widening only by the read it
     // widens) as loads, with the widenings to erase.
@@ -215,7 +229,7 @@ fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx
     let diamond = || -> Option<Update<'ctx>> {
         let incoming = v.incoming();
         let [(a, from_a), (b, from_b)] = incoming[..] else { return None };
-        let (cond, on_true) = branch_between(cfg, from_a, from_b, v.parent_block())?;
+        let (cond, on_true) = branch_between(kx.cfg, from_a, from_b, v.parent_block())?;
         let (t, f) = if on_true == from_a { (a, b) } else { (b, a) };
         let (x, elems) = extreme(cond, t, f, op, &is_elem, &eq)?;
         let (loads, widenings) = reads(&elems, &[cond, v])?;
@@ -229,7 +243,7 @@ fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx
     }
     // A conditional store of the contribution: `select(cond, x, h[e])` on the taken side,
     // x compared as it is or widened (`if (c > h[e]) h[e] = c;` with `short h[]`).
-    let (cond, taken_on_true) = guarding_branch(cfg, store.parent_block(), &is_elem)?;
+    let (cond, taken_on_true) = guarding_branch(kx.cfg, store.parent_block(), &is_elem)?;
     let elem = cond.operands().into_iter().find(|o| is_elem(*o))?;
     let x = cond.operands().into_iter().find(|o| *o != elem)?;
     let (t, f) = if taken_on_true { (x, elem) } else { (elem, x) };
@@ -247,7 +261,8 @@ fn match_update<'ctx>(cfg: &FunctionCfg<'ctx>, store: Value<'ctx>, v: Value<'ctx
 /// (GEPs, casts, integer arithmetic) of the same values, where two loads of a local
 /// variable's slot are the same when no store to it can come between them (clang computes
 /// `h[j] = h[j] > x ? h[j] : x` with three loads of `j` before SROA).
-fn equal<'ctx>(cfg: &FunctionCfg<'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u32) -> bool {
+fn equal<'ctx>(kx: &Kernel<'_, 'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u32) -> bool {
+    let cfg = kx.cfg;
     if a == b || element_address::same(cfg.function(), a, b) {
         return true;
     }
@@ -255,7 +270,7 @@ fn equal<'ctx>(cfg: &FunctionCfg<'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u
     if depth > 48 || op != op_b || a.num_operands() != b.num_operands() || a.ty() != b.ty() {
         return false;
     }
-    let operands = || a.operands().into_iter().zip(b.operands()).all(|(x, y)| equal(cfg, x, y, depth + 1));
+    let operands = || a.operands().into_iter().zip(b.operands()).all(|(x, y)| equal(kx, x, y, depth + 1));
     use Opcode::*;
     match op {
         LLVMGetElementPtr => a.gep_source_type() == b.gep_source_type() && operands(),
@@ -272,12 +287,12 @@ fn equal<'ctx>(cfg: &FunctionCfg<'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u
                 Some(if on_true == bx { (cond, x, y) } else { (cond, y, x) })
             };
             match (sides(a), sides(b)) {
-                (Some((ca, ta, fa)), Some((cb, tb, fb))) => equal(cfg, ca, cb, depth + 1) && equal(cfg, ta, tb, depth + 1) && equal(cfg, fa, fb, depth + 1),
+                (Some((ca, ta, fa)), Some((cb, tb, fb))) => equal(kx, ca, cb, depth + 1) && equal(kx, ta, tb, depth + 1) && equal(kx, fa, fb, depth + 1),
                 _ => false,
             }
         }
         LLVMFCmp => a.fcmp_predicate() == b.fcmp_predicate() && operands(),
-        LLVMLoad if a.is_atomic_access() || b.is_atomic_access() || !equal(cfg, a.operand(0), b.operand(0), depth + 1) => false,
+        LLVMLoad if a.is_atomic_access() || b.is_atomic_access() || !equal(kx, a.operand(0), b.operand(0), depth + 1) => false,
         LLVMLoad => {
             let slot = crate::outline::strip(a.operand(0));
             if slot == crate::outline::strip(b.operand(0)) && plain_slot(slot) {
@@ -285,8 +300,7 @@ fn equal<'ctx>(cfg: &FunctionCfg<'ctx>, a: Value<'ctx>, b: Value<'ctx>, depth: u
                 no_store_between(cfg, &stores, a, b)
             } else {
                 // Any other memory: nothing that may write memory between the two reads.
-                let writes: Vec<Value> = cfg.blocks.iter().flat_map(|blk| blk.instructions()).filter(|i| may_write(*i)).collect();
-                no_store_between(cfg, &writes, a, b)
+                no_store_between(cfg, kx.writes(), a, b)
             }
         }
         _ => false,
