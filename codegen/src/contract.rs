@@ -145,6 +145,24 @@ pub enum DataKind {
     CreateZero = 0x803,
 }
 
+impl DataKind {
+    /// Whether the clause copies the data back when its exit drops the last reference.
+    pub fn copies_out(self) -> bool {
+        matches!(self, DataKind::Copy | DataKind::CopyOut | DataKind::CopyOutZero)
+    }
+}
+
+/// The order in which a construct's data clause items (kinds in clause order) exit: the
+/// reverse of their entries (the parts before their wholes), except that items that copy
+/// out go after the others. When one construct names the same data in several clauses
+/// (`create(zero: b) copyout(b)`), only the exit that drops the last reference acts, and it
+/// must be the one that copies out, not a `create`'s that only frees.
+pub fn exit_order(kinds: &[DataKind]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..kinds.len()).rev().collect();
+    order.sort_by_key(|&i| kinds[i].copies_out());
+    order
+}
+
 /// A clause item: the bytes `[base + lower*elem_size, base + (lower+length)*elem_size)`.
 #[derive(Clone, Debug)]
 pub struct Var<'ctx> {
@@ -272,7 +290,8 @@ pub enum Clause<'ctx> {
 pub fn device_type_code(name: &str) -> Option<i32> {
     Some(match name {
         "*" | "default" | "acc_device_default" => 1,
-        "host" | "acc_device_host" => 2,
+        // NVHPC's name for running on the host's cores, which accc's host path is.
+        "host" | "acc_device_host" | "multicore" => 2,
         "not_host" | "acc_device_not_host" => 3,
         "nvidia" | "acc_device_nvidia" => 4,
         _ => return None,
@@ -697,7 +716,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
                 .map(|a| {
                     let n = a.const_string().unwrap_or_default();
                     device_type_code(&n).ok_or_else(|| {
-                        AccError::user(loc, format!("unknown device type '{n}' in '{name}' (accc knows nvidia, host, not_host, default and *)"))
+                        AccError::user(loc, format!("unknown device type '{n}' in '{name}' (accc knows nvidia, host, multicore, not_host, default and *)"))
                     })
                 })
                 .collect::<Result<_>>()?,
@@ -883,6 +902,15 @@ pub fn erase_clause_calls<'ctx>(d: &Directive<'ctx>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn copying_exits_go_last() {
+        use DataKind::*;
+        assert_eq!(exit_order(&[CopyIn, CreateZero, CopyOut]), vec![1, 0, 2]);
+        assert_eq!(exit_order(&[Copy, Create, Present]), vec![2, 1, 0]);
+        assert_eq!(exit_order(&[Create, Copy, CopyOutZero, Present]), vec![3, 0, 2, 1]);
+        assert_eq!(exit_order(&[]), Vec::<usize>::new());
+    }
 
     #[test]
     fn the_pass_lowers_exactly_the_directives_the_table_supports() {

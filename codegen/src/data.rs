@@ -18,7 +18,7 @@
 //! call per device type named (one without a `device_type` clause). The runtime makes the data calls no-ops when compute regions
 //! run on the host (and checks the queue arguments there too).
 
-use crate::contract::{Clause, Directive, DirectiveKind, Var, ASYNC_SYNC};
+use crate::contract::{exit_order, Clause, DataKind, Directive, DirectiveKind, Var, ASYNC_SYNC};
 use crate::error::Result;
 use crate::host_stub::{call_item_at, section};
 use crate::ir::{Builder, Context, IntPred, Module, Value};
@@ -70,10 +70,11 @@ pub fn lower<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) -> Result<()> {
         emit_guarded(ctx, d.end, &cond, |b| {
             let loc_s = b.global_string(&loc, ".acc.loc");
             emit_attachments(b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
-            for c in d.clauses.iter().rev() {
-                if let Clause::Data(k, v) = c {
-                    call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *k as u64, loc_s);
-                }
+            let items: Vec<(DataKind, &Var)> = d.clauses.iter().filter_map(|c| if let Clause::Data(k, v) = c { Some((*k, v)) } else { None }).collect();
+            let kinds: Vec<DataKind> = items.iter().map(|(k, _)| *k).collect();
+            for i in exit_order(&kinds) {
+                let (k, v) = items[i];
+                call_item(b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, k as u64, loc_s);
             }
         });
     }

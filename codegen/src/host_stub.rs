@@ -189,9 +189,10 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         }
     }
     crate::data::emit_attachments(&b, ctx, &rt, d.clauses.iter().rev(), false, 0, loc_s);
-    // Exits in the reverse order of the entries: the parts before their wholes.
-    for ((_, v), item) in own.iter().zip(&items).rev() {
-        call_item_at(&b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), v, *item, loc_s);
+    // Exits in the reverse order of the entries (the parts before their wholes), copy-outs last.
+    let kinds: Vec<DataKind> = own.iter().map(|(k, _)| *k).collect();
+    for i in crate::contract::exit_order(&kinds) {
+        call_item_at(&b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), own[i].1, items[i], loc_s);
     }
     for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
         q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);

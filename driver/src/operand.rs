@@ -174,6 +174,42 @@ pub fn encode_var(item: &str, trailing: Trailing) -> Result<(String, String), Va
     Ok((ops, extra))
 }
 
+/// The operands of a `present` item that names a whole variable (`present(p)`). When the
+/// variable is a pointer (not an array), the item is the data it points to, from its
+/// first byte, as NVHPC reads it and programs expect (`enter data copyin(p[0:n])`, then
+/// `parallel present(p)`): that data must be present, and the region uses the pointer
+/// translated to its device copy. Any other variable is itself the item, as for other
+/// clauses. The test is made by Clang at compile time (`__builtin_classify_type` is 5 for
+/// pointers, and for arrays, which `0 ? a : a` tells apart by decaying them); both branches
+/// are valid for every type of lvalue, as `__builtin_choose_expr` needs.
+/// Also the text operand for messages (`text` is the item as written): "the data p points
+/// to" for a pointer.
+pub fn encode_present_whole(item: &str, text: &str) -> (String, String) {
+    let v = item.trim();
+    let is_ptr = is_pointer_variable(v);
+    let ops = format!("__builtin_choose_expr({is_ptr}, (void*)*(char**)&({v}), (void*)&({v})), 0LL, 1LL, __builtin_choose_expr({is_ptr}, 1LL, (long long)sizeof({v}))");
+    let text_op = format!("__builtin_choose_expr({is_ptr}, {}, {})", c_string(&format!("the data {} points to", text.trim())), c_string(text));
+    (ops, text_op)
+}
+
+/// A C constant expression: whether lvalue `v` is a pointer (not an array). Valid for an
+/// lvalue of any type (see [`encode_present_whole`]).
+fn is_pointer_variable(v: &str) -> String {
+    format!("(__builtin_classify_type({v}) == 5 && __builtin_types_compatible_p(__typeof__({v}), __typeof__(0 ? ({v}) : ({v}))))")
+}
+
+/// The attach action of a data clause item that names a whole variable (`copyin(p)`): when
+/// the variable is a pointer, a C expression for its address (its device copy is made to
+/// point at the device copy of its target, if that is present), else a null constant,
+/// which the pass drops. None for sections and elements.
+pub fn whole_pointer_attach(item: &str) -> Option<String> {
+    if section_base(item).is_some() {
+        return None;
+    }
+    let v = item.trim();
+    Some(format!("__builtin_choose_expr({}, (void*)&({v}), (void*)0)", is_pointer_variable(v)))
+}
+
 /// The lower bound and length of section group `g` (`[lo:len]`, `[:len]`, `[lo:]`; a
 /// subscript `[i]` is `[i:1]`), an
 /// omitted length being the rest of `extent` (valid for arrays only; clang's validation

@@ -234,10 +234,19 @@ fn lower_clause(
                     text = split_modifier(text).1;
                     name = acc::modified_clause(spec.clause, m).map_or(canon, |to| to.name());
                 }
-                let Some((ops, dims)) = var_operands(c, var, Trailing::Checked, loc, &bad, diags) else { continue };
-                out.push_str(&format!("__acc_clause({id}, {}, {ops}, {}{dims}); ", c_string(name), c_string(text)));
+                let Some((mut ops, dims)) = var_operands(c, var, Trailing::Checked, loc, &bad, diags) else { continue };
+                let mut text_op = c_string(text);
+                if name == "present" && section_base(var).is_none() && dims.is_empty() {
+                    (ops, text_op) = crate::operand::encode_present_whole(var, text);
+                }
+                out.push_str(&format!("__acc_clause({id}, {}, {ops}, {text_op}{dims}); ", c_string(name)));
                 if let Some(attach) = attach_action(spec.clause, on) {
                     out.push_str(&implicit_attach_call(id, attach, var, text));
+                    // A whole pointer variable (`copy(p)`): attached to its target. Not for
+                    // `present(p)`, whose item is the target itself (encode_present_whole).
+                    if let Some(addr) = crate::operand::whole_pointer_attach(var).filter(|_| name != "present") {
+                        out.push_str(&format!("__acc_clause({id}, {}, {addr}, 0LL, 1LL, (long long)sizeof(void *), {}); ", c_string(attach.name()), c_string(text)));
+                    }
                 }
             }
         }

@@ -10,10 +10,11 @@
 // LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
 // LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 128, i32 0,
 // LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 4,
+// Exits in reverse order, the items that copy out (kind 0) after the others.
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 4,
+// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 3,
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 128, i32 0,
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 16, i32 0,
-// LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 3,
 // LOWERED-LABEL: define dso_local void @unstructured(
 // create | DYNAMIC
 // LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 259,

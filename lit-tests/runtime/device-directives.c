@@ -15,7 +15,7 @@
 // RUN: not env ACC_DEVICE_TYPE=emulator ACCC_EMU_DEVICES=2 %t bad-queue 2>&1 | FileCheck %s --check-prefix=BAD-QUEUE
 // BAD-QUEUE: device-directives.c:[[#@LINE+12]]:9: error: set default_async: -17 is not a valid async argument
 // RUN: not %accc -O1 -DBAD_TYPE %s -o %t.bad 2>&1 | FileCheck %s --check-prefix=BAD-TYPE
-// BAD-TYPE: device-directives.c:[[#@LINE+26]]:9: error: unknown device type 'radeon' in 'device_type' (accc knows nvidia, host, not_host, default and *)
+// BAD-TYPE: device-directives.c:[[#@LINE+26]]:9: error: unknown device type 'radeon' in 'device_type' (accc knows nvidia, host, multicore, not_host, default and *)
 #include <openacc.h>
 #include <stdio.h>
 #include <string.h>

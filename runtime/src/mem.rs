@@ -152,6 +152,12 @@ pub fn pooled_bytes() -> usize {
     pool().as_ref().map_or(0, Pool::cached)
 }
 
+/// Bytes of emulator device memory the program holds: its blocks, less the pool's free ones.
+pub fn emulator_held_bytes() -> usize {
+    let all: usize = emu_blocks().values().map(Layout::size).sum();
+    all.saturating_sub(pooled_bytes())
+}
+
 extern "C" {
     fn atexit(f: extern "C" fn()) -> std::ffi::c_int;
 }

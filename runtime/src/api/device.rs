@@ -58,7 +58,10 @@ pub fn num_devices(t: DevType) -> i32 {
 }
 
 fn set_device_type(t: DevType, routine: &str) {
-    if t == DevType::Current {
+    // `acc_device_default` once the type is decided: the type in use is the default from
+    // then on (asking for the environment's again would be an error after `set
+    // device_type(host)`).
+    if t == DevType::Current || (t == DevType::Default && device::kind().is_some()) {
         return;
     }
     let Some(r) = request_of(t) else { fail(routine, "acc_device_none is not a device type to use") };
@@ -249,8 +252,18 @@ fn host_memory() -> (u64, u64) {
     parse_meminfo(&std::fs::read_to_string("/proc/meminfo").unwrap_or_default())
 }
 
+/// Free memory of the host and the emulator, which use the host's: what the host had
+/// available when the program first asked, less what the program holds through the runtime
+/// since. Reading the host's figure each time would move with every other process, and a
+/// program could not see its own `acc_malloc` in it.
+fn free_host_memory(held: usize) -> u64 {
+    static AVAILABLE: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    AVAILABLE.get_or_init(|| host_memory().1).saturating_sub(held as u64)
+}
+
 fn host_props() -> Props {
-    let (memory, free_memory) = host_memory();
+    let memory = host_memory().0;
+    let free_memory = free_host_memory(super::memory::host_held_bytes());
     let cpu = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     Props {
         memory,
@@ -263,7 +276,8 @@ fn host_props() -> Props {
 }
 
 fn emulator_props() -> Props {
-    let (memory, free_memory) = host_memory();
+    let memory = host_memory().0;
+    let free_memory = free_host_memory(if device::target().is_some() { mem::emulator_held_bytes() } else { 0 });
     Props {
         memory,
         free_memory,

@@ -19,6 +19,7 @@
 //! Not here: the present table's rules (data.rs, present.rs), device memory (mem.rs).
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::device::check_device_num;
 use super::fail;
@@ -29,6 +30,7 @@ use crate::queue::{self, Queue};
 use crate::{cuda, device, mem};
 
 extern "C" {
+    fn malloc_usable_size(p: *mut c_void) -> usize;
     fn malloc(size: usize) -> *mut c_void;
     fn free(p: *mut c_void);
 }
@@ -85,10 +87,23 @@ fn check_host(p: *mut c_void, routine: &str) {
     }
 }
 
+/// Bytes `acc_malloc` holds on the host target (the host "device"'s used memory, which
+/// `acc_get_property(acc_property_free_memory)` subtracts).
+static HOST_HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// [`HOST_HELD`].
+pub fn host_held_bytes() -> usize {
+    HOST_HELD.load(Ordering::Relaxed)
+}
+
 fn acc_malloc_impl(bytes: usize) -> *mut c_void {
     if host_target() {
-        // SAFETY: malloc has no precondition.
-        return unsafe { malloc(bytes) };
+        // SAFETY: malloc has no precondition; malloc_usable_size takes what it returned.
+        let p = unsafe { malloc(bytes) };
+        if !p.is_null() {
+            HOST_HELD.fetch_add(unsafe { malloc_usable_size(p) }, Ordering::Relaxed);
+        }
+        return p;
     }
     if bytes == 0 {
         return std::ptr::null_mut();
@@ -105,7 +120,10 @@ unsafe fn acc_free_impl(p: *mut c_void) {
     if host_target() {
         // SAFETY: on the host target acc_malloc is malloc; `p` is what it returned
         // (caller's guarantee).
-        return unsafe { free(p) };
+        unsafe {
+            HOST_HELD.fetch_sub(malloc_usable_size(p).min(HOST_HELD.load(Ordering::Relaxed)), Ordering::Relaxed);
+            return free(p);
+        }
     }
     if data::holds_device_block(dev_addr(p)) {
         fail("acc_free", &format!("{:#x} is the device copy of present data (acc_delete or exit data frees it)", p as usize));
