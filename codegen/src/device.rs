@@ -218,6 +218,7 @@ fn prepare_nvptx<'ctx>(
     dev.debug_info_to_line_directives();
     crate::devmath::lower_intrinsics(dev);
     crate::devmath::link_libm(dev)?;
+    crate::device_libc::lower_printf(dev);
     resolve_external_calls(dev, kernels, opts, regions, routines)?;
     link_device_runtime(dev)?;
     let names: Vec<String> = kernels.iter().chain(roots).map(|k| k.name()).collect();
@@ -954,8 +955,9 @@ pub(crate) fn combined_markers<'ctx>(dev: Module<'ctx>, k: Value<'ctx>, d: &Dire
     Ok((Some(begin), Some(end)))
 }
 
-/// Calls to functions without a body: LLVM intrinsics stay, C math functions become
-/// libdevice's `__nv_*`, anything else cannot run on the device.
+/// Calls to functions without a body: LLVM intrinsics and the C library's system calls
+/// (device_libc.rs) stay, C math functions become libdevice's `__nv_*`, anything else
+/// cannot run on the device.
 fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts: &Options, regions: &[Outlined<'ctx>], routines: &[Routine<'ctx>]) -> Result<()> {
     let mut needs_libdevice = false;
     let mut libdevice: Option<OwnedModule> = None;
@@ -964,7 +966,7 @@ fn resolve_external_calls<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], opts
             continue;
         }
         let name = f.name();
-        if name.starts_with("llvm.") || crate::devrt::ALL.contains(&name.as_str()) {
+        if name.starts_with("llvm.") || crate::devrt::ALL.contains(&name.as_str()) || crate::device_libc::is_device_libc(&name) {
             continue;
         }
         // A routine of another file (or a bound name): linked at load time (image.rs).

@@ -34,6 +34,7 @@ pub mod data;
 pub mod declare;
 pub mod depend;
 pub mod devcheck;
+pub mod device_libc;
 pub mod devmath;
 pub mod device;
 pub mod devrt;

@@ -105,8 +105,9 @@ fn check(call: &'static str, code: CUresult) -> Result<(), CuError> {
 
 /// Every driver function this module calls: [`load`] checks they exist, as cudarc panics
 /// on the first call of a missing one.
-const USED: [&CStr; 43] = [
+const USED: [&CStr; 44] = [
     c"cuInit",
+    c"cuCtxSetLimit",
     c"cuDeviceGetCount",
     c"cuDeviceGet",
     c"cuDeviceGetAttribute",
@@ -241,6 +242,13 @@ pub fn ctx_set_current(ctx: Handle) -> Result<(), CuError> {
     check("cuCtxSetCurrent", unsafe {
         sys::cuCtxSetCurrent(ctx.0.cast())
     })
+}
+
+/// The size of the device heap that `malloc` in kernels allocates from (the current
+/// context's; before any kernel that uses it has run).
+pub fn ctx_set_malloc_heap_size(bytes: usize) -> Result<(), CuError> {
+    // SAFETY: plain values; requires a current context, which the caller has set.
+    check("cuCtxSetLimit", unsafe { sys::cuCtxSetLimit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, bytes) })
 }
 
 pub fn ctx_synchronize() -> Result<(), CuError> {

@@ -394,6 +394,11 @@ fn open(kind: Kind, num: i32) -> Target {
     let multiprocessors = cuda::multiprocessor_count(device).unwrap_or_else(|e| e.fail(""));
     let max_threads_per_multiprocessor = cuda::max_threads_per_multiprocessor(device).unwrap_or_else(|e| e.fail(""));
     let sm = cuda::sm_number(device).unwrap_or_else(|e| e.fail(""));
+    if let Some(bytes) = heap_bytes() {
+        cuda::ctx_set_current(context).unwrap_or_else(|e| e.fail(""));
+        CURRENT_CONTEXT.with(|c| c.set(num));
+        cuda::ctx_set_malloc_heap_size(bytes).unwrap_or_else(|e| e.fail(" (ACCC_DEVICE_HEAP_BYTES)"));
+    }
     Target::Gpu(Gpu {
         num,
         device,
@@ -403,6 +408,13 @@ fn open(kind: Kind, num: i32) -> Target {
         max_threads_per_multiprocessor: max_threads_per_multiprocessor.max(1) as u32,
         sm,
     })
+}
+
+/// `ACCC_DEVICE_HEAP_BYTES`: the size of the heap `malloc` in device code allocates from
+/// (the driver's default, 8 MiB, when unset); not a number of bytes is an error.
+fn heap_bytes() -> Option<usize> {
+    let raw = std::env::var("ACCC_DEVICE_HEAP_BYTES").ok()?;
+    Some(raw.trim().parse().unwrap_or_else(|_| diag::runtime_error(&format!("ACCC_DEVICE_HEAP_BYTES '{raw}' is not a number of bytes"))))
 }
 
 /// `ACC_DEVICE_NUM` (default 0) checked against the `count` devices there are.
