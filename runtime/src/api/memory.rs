@@ -99,10 +99,11 @@ pub fn host_held_bytes() -> usize {
 fn acc_malloc_impl(bytes: usize) -> *mut c_void {
     if host_target() {
         // SAFETY: malloc has no precondition; malloc_usable_size takes what it returned.
-        let p = unsafe { malloc(bytes) };
-        if !p.is_null() {
-            HOST_HELD.fetch_add(unsafe { malloc_usable_size(p) }, Ordering::Relaxed);
-        }
+        let (p, usable) = unsafe {
+            let p = malloc(bytes);
+            (p, if p.is_null() { 0 } else { malloc_usable_size(p) })
+        };
+        HOST_HELD.fetch_add(usable, Ordering::Relaxed);
         return p;
     }
     if bytes == 0 {
@@ -120,10 +121,14 @@ unsafe fn acc_free_impl(p: *mut c_void) {
     if host_target() {
         // SAFETY: on the host target acc_malloc is malloc; `p` is what it returned
         // (caller's guarantee).
-        unsafe {
-            HOST_HELD.fetch_sub(malloc_usable_size(p).min(HOST_HELD.load(Ordering::Relaxed)), Ordering::Relaxed);
-            return free(p);
-        }
+        let usable = unsafe {
+            let usable = malloc_usable_size(p);
+            free(p);
+            usable
+        };
+        // Saturating: a block acc_malloc did not return (the caller's mistake) must not wrap.
+        let _ = HOST_HELD.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |h| Some(h.saturating_sub(usable)));
+        return;
     }
     if data::holds_device_block(dev_addr(p)) {
         fail("acc_free", &format!("{:#x} is the device copy of present data (acc_delete or exit data frees it)", p as usize));
