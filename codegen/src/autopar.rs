@@ -68,6 +68,16 @@ impl<'ctx> Analysis<'ctx> {
         Ok(Analysis { module })
     }
 
+    /// What kernel `kernel` reaches through each of its pointer parameters `params`
+    /// (implicit_bounds.rs), found in the analysis copy (SSA form, loops intact).
+    pub fn pointer_bounds(&self, kernel: &str, params: &[usize]) -> Vec<Option<crate::implicit_bounds::Bounds>> {
+        let m = self.module.handle();
+        match m.function(kernel) {
+            Some(f) => params.iter().map(|p| crate::implicit_bounds::infer(m, f, *p)).collect(),
+            None => vec![None; params.len()],
+        }
+    }
+
     /// Verdicts for the loops of region `r`'s kernel (named `kernel`), in the order of
     /// `device::loop_sources`: `ids` holds each loop directive's id (None for a combined
     /// construct's loop), `asked` which loops to analyse, `collapse` their collapse counts.

@@ -152,6 +152,14 @@ pub fn loses_write(f: &CaptureFacts, passing: Passing) -> bool {
         && f.live_out
 }
 
+/// A captured pointer value the kernel gets translated although no data clause names it or
+/// its target (nor `deviceptr`, nor `firstprivate`): the pointer whose target §2.6.2 only
+/// requires to be present.
+pub fn translated_without_clause(f: &CaptureFacts, passing: Passing) -> bool {
+    let translated = matches!(passing, Passing::FirstPrivate | Passing::Translate);
+    translated && !f.in_data_clause && !f.pointee_in_data_clause && !f.deviceptr_clause && !f.firstprivate_clause && !f.loop_variable
+}
+
 /// A name the user can have written: a C identifier. Clang's own allocas carry names with
 /// dots (`cleanup.dest.slot`, which every `goto`/`break`/`continue` out of a scope stores
 /// to, `agg.tmp`, `ref.tmp`); warnings about them would name nothing in the source.

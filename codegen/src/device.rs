@@ -57,6 +57,10 @@ pub struct KernelPlan {
     /// Per private copy of run-time size (`Outlined::copies`), whose executors have one
     /// (private_copies.rs): the host stub lays out the launch's private area by them.
     pub private_levels: Vec<crate::private_copies::CopyLevel>,
+    /// Pointers no data clause covers whose targets the kernel reaches within bounds it
+    /// could compute (implicit_bounds.rs): (capture index, the bytes), each an implicit
+    /// `copy` of the host stub.
+    pub inferred: Vec<(usize, crate::implicit_bounds::Bounds)>,
 }
 
 /// A loop spread over the gangs of one dimension, as the host stub sizes the grid for it.
@@ -444,6 +448,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let all = loop_sources(&r.directive, &loops);
     let mut descs = describe(&all, &r.directive, &crate::cfg::FunctionCfg::new(k));
     let proofs = prove_loops(dev, r, k, &all, &descs, analysis)?;
+    let inferred = infer_pointer_bounds(dev, r, k, analysis)?;
     for ((d, _, _), p) in descs.iter_mut().zip(&proofs) {
         d.proven = *p == Some(crate::autopar::Verdict::Independent);
     }
@@ -592,7 +597,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         }
     }
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels })
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels, inferred })
 }
 
 /// The most threads a block of the region's kernel can have: its constant `num_workers` and
@@ -613,6 +618,37 @@ fn block_threads<'ctx>(r: &Outlined<'ctx>, shape: LaunchShape) -> u64 {
         (Some(w), Some(l)) => (w.saturating_mul(l.max(1).div_ceil(32) * 32)).clamp(1, crate::cache::MAX_BLOCK_THREADS),
         _ => crate::cache::MAX_BLOCK_THREADS,
     }
+}
+
+/// The bounds of the pointers `r` translates without a data clause (Capture::unmapped_pointer),
+/// by capture index; those implicit_bounds.rs cannot bound are left out (their targets must
+/// be present, as before).
+fn infer_pointer_bounds<'ctx>(
+    dev: Module<'ctx>,
+    r: &Outlined<'ctx>,
+    k: Value<'ctx>,
+    analysis: &mut Option<crate::autopar::Analysis<'ctx>>,
+) -> Result<Vec<(usize, crate::implicit_bounds::Bounds)>> {
+    // Kernel parameter j is the j-th capture passed as a parameter (host_stub.rs).
+    let wanted: Vec<(usize, usize)> = r
+        .captures
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.passing.is_parameter())
+        .enumerate()
+        .filter(|(_, (_, c))| c.unmapped_pointer)
+        .map(|(param, (capture, _))| (capture, param))
+        .collect();
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    if analysis.is_none() {
+        *analysis = Some(crate::autopar::Analysis::new(dev)?);
+    }
+    let a = analysis.as_ref().expect("made above");
+    let params: Vec<usize> = wanted.iter().map(|(_, p)| *p).collect();
+    let bounds = a.pointer_bounds(&k.name(), &params);
+    Ok(wanted.iter().zip(bounds).filter_map(|((capture, _), b)| b.map(|b| (*capture, b))).collect())
 }
 
 /// Per loop (in `describe`'s order), what the dependence analysis found, for the loops whose

@@ -130,6 +130,29 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             implicit_exits.push((*hv, bytes, kind, text));
         }
     }
+    // Pointers no clause covers whose targets the kernel reaches within bounds the host can
+    // compute (implicit_bounds.rs): an implicit copy of those bytes, only counted when the
+    // data is present. Nothing when the range is empty or the pointer null.
+    // (capture, first byte mapped): the pointer is translated relative to it, as it may
+    // point before the bytes the kernel reaches (`out[i]` for `i >= 1`).
+    let mut inferred_starts: Vec<(usize, Value)> = Vec::new();
+    for (capture, bounds) in &plan.inferred {
+        let Some(j) = host_args.iter().position(|(i, _)| i == capture) else { continue };
+        let (Some(lo), Some(hi)) = (expr::emit(&bounds.lo, &b, ctx, &hv), expr::emit(&bounds.hi, &b, ctx, &hv)) else { continue };
+        let i64t = ctx.i64();
+        let (lo, hi) = (b.sext_or_trunc(lo, i64t), b.sext_or_trunc(hi, i64t));
+        let zero = i64t.const_int(0);
+        let not_null = b.icmp(IntPred::LLVMIntNE, hv[j], ctx.ptr().const_null());
+        let nonempty = b.and(b.icmp(IntPred::LLVMIntSGT, hi, lo), not_null);
+        let bytes = b.select(nonempty, b.sub(hi, lo), zero);
+        let addr = b.gep_bytes(ctx, hv[j], b.select(nonempty, lo, zero));
+        let text = b.global_string(&r.captures[*capture].name, ".acc.name");
+        // Read only: copied in (no copy back).
+        let k = if bounds.written { DataKind::Copy } else { DataKind::CopyIn };
+        q.call(&b, rt.data_enter, rt.data_enter_async, &[addr, bytes, ctx.i32().const_int(k as u64), loc_s, text]);
+        implicit_exits.push((addr, bytes, k, text));
+        inferred_starts.push((*capture, addr));
+    }
     for ((_, v), item) in own.iter().zip(&items) {
         call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
     }
@@ -139,6 +162,13 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         let v = match c.passing {
             Passing::Value => *hv,
             Passing::FirstPrivate if !hv.ty().is_ptr() => *hv,
+            // An inferred copy made the target present, unless the kernel reaches nothing
+            // through the pointer: then its host value is as good as any.
+            _ if inferred_starts.iter().any(|(k, _)| k == i) => {
+                let start = inferred_starts.iter().find(|(k, _)| k == i).expect("checked").1;
+                let text = b.global_string(&c.name, ".acc.name");
+                b.call(rt.translate_no_create, &[*hv, start, loc_s, text], "")
+            }
             _ => {
                 let text = b.global_string(&c.name, ".acc.name");
                 translate(&b, ctx, &rt, c, *hv, loc_s, text)
@@ -194,7 +224,11 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     for i in crate::contract::exit_order(&kinds) {
         call_item_at(&b, ctx, q, (rt.data_exit, rt.data_exit_async, rt.data_exit_rows), own[i].1, items[i], loc_s);
     }
-    for (p, bytes, kind, text) in implicit_exits.into_iter().rev() {
+    // Copy-outs last (contract::exit_order): two pointers into the same data (`in` read, `out`
+    // written) exit on one range, and the exit that drops its last reference must copy out.
+    let kinds: Vec<DataKind> = implicit_exits.iter().map(|e| e.2).collect();
+    for i in crate::contract::exit_order(&kinds) {
+        let (p, bytes, kind, text) = implicit_exits[i];
         q.call(&b, rt.data_exit, rt.data_exit_async, &[p, bytes, ctx.i32().const_int(kind as u64), loc_s, text]);
     }
     b.br(r.exit);

@@ -46,6 +46,7 @@ pub mod globals;
 pub mod guard;
 pub mod host_data;
 pub mod host_stub;
+pub mod implicit_bounds;
 pub mod image;
 pub mod image_job;
 pub mod ir;

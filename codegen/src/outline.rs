@@ -40,6 +40,10 @@ pub struct Capture<'ctx> {
     /// The attribute the compiler chose for it and why, when no clause did (for the
     /// compile report: `capture::implicit_attribute`).
     pub implicit: Option<(&'static str, &'static str)>,
+    /// A pointer that no data clause covers, translated at launch (`implicit` says so): the
+    /// kernel's accesses through it may bound an implicit copy of its target
+    /// (implicit_bounds.rs).
+    pub unmapped_pointer: bool,
 }
 
 pub struct Outlined<'ctx> {
@@ -248,10 +252,11 @@ pub fn outline<'ctx>(
             _ => v.ty().is_ptr(),
         };
         let implicit = crate::capture::implicit_attribute(&facts, passing, pointer);
+        let unmapped_pointer = pointer && via.is_none() && crate::capture::translated_without_clause(&facts, passing);
         if passing == Passing::Private && !variable_type(v).is_scalar() {
             private_arrays.push((captures.len(), var_bytes));
         }
-        captures.push(Capture { value: v, passing, bytes, size, via, name, implicit });
+        captures.push(Capture { value: v, passing, bytes, size, via, name, implicit, unmapped_pointer });
     }
     // Private arrays that shared memory cannot hold go to the private area.
     for i in crate::private_copies::beyond_shared(&private_arrays, crate::privatize::SHARED_LIMIT) {

@@ -569,9 +569,19 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
             _ => None,
         })
         .collect();
-    for c in &r.captures {
+    for (i, c) in r.captures.iter().enumerate() {
         if let Some((clause, why)) = c.implicit {
             if !crate::capture::is_user_variable_name(&c.name) {
+                continue;
+            }
+            if let Some((_, b)) = p.inferred.iter().find(|(k, _)| *k == i) {
+                data.push(DataNote {
+                    clause: if b.written { "copy" } else { "copyin" }.into(),
+                    item: format!("{}[bounded by its subscripts]", c.name),
+                    implicit: true,
+                    bytes: None,
+                    why: Some("pointer with no data clause: the bytes the region's loads and stores reach, from the least to the greatest (computed at launch from the loop bounds), unless present".into()),
+                });
                 continue;
             }
             let bytes = (matches!(c.passing, crate::capture::Passing::Implicit(_)) && c.size.is_none()).then_some(c.bytes);
