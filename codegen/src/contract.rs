@@ -806,7 +806,12 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     let ty = match args[1].const_int_value().and_then(acc::ReductionType::from_code) {
         Some(t) => t,
         None if args[1].const_int_value().is_some() => {
-            return Err(AccError::user(loc, format!("reduction on '{text}': accc reduces integer, _Bool, float, double and complex variables; a struct, pointer or long double reduction is not supported yet")))
+            // OpenACC 3.3 §2.5.15 reduces arithmetic scalars (Clang rejects structs and
+            // pointers in C); `long double` is arithmetic, but the GPU has no arithmetic for it.
+            return Err(AccError::user(
+                loc,
+                format!("reduction on '{text}': a reduction variable must be an integer, _Bool, float, double or complex variable ('long double' cannot be used in a compute region: the GPU has no arithmetic for it; use 'double')"),
+            ))
         }
         None => return Err(malformed(call, "the reduction type must be a constant")),
     };

@@ -13,7 +13,7 @@
 ; BADCLAUSE: error: malformed OpenACC IR contract in function 'g': clause 'copy' takes (ptr base, i64 lower, i64 length, i64 elem_size, ptr text)
 ; OLDRED: error: malformed OpenACC IR contract in function 'g': clause 'reduction' takes (ptr op, i64 type, ptr base, i64 lower, i64 length, i64 elem_size, ptr text)
 ; REDOP: t.c:3:9: error: reduction operator '&' is not defined on 'double' ('s')
-; REDTYPE: t.c:3:9: error: reduction on 's': accc reduces integer, _Bool, float, double and complex variables; a struct, pointer or long double reduction is not supported yet
+; REDTYPE: t.c:3:9: error: reduction on 's': a reduction variable must be an integer, _Bool, float, double or complex variable ('long double' cannot be used in a compute region: the GPU has no arithmetic for it; use 'double')
 ; NOTLOOP: t.c:4:9: error: an OpenACC 'loop' directive must be followed by a for loop
 ; TILEMARK: t.c:4:9: error: 'tile' with 2 sizes on a loop that collapses 1: the mark names the n collapsed loops the driver made of a tiled nest
 ; TILESIZE: error: malformed OpenACC IR contract in function 'g': clause 'tile.element' takes one or more positive constant i64 operands
