@@ -203,9 +203,12 @@ impl Gen<'_> {
                     Clause::CopyIn,
                 ];
                 opts.extend([Clause::CopyOut, Clause::Create, Clause::NoCreate]);
-                if local {
-                    opts.extend([Clause::Implicit, Clause::Implicit]);
-                }
+                // No clause: a local array is copied implicitly (here: present); a malloc'ed
+                // one is reached through its pointer, whose implicit copy accc bounds by the
+                // subscripts (implicit_bounds.rs) or which it translates: either way only
+                // counted, and a range bounded beyond the present array would fail the
+                // program ("partially present").
+                opts.extend([Clause::Implicit, Clause::Implicit]);
                 *self.rng.pick(&opts)
             } else if Some(a) == covers && !u.read {
                 *self
