@@ -130,29 +130,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             implicit_exits.push((*hv, bytes, kind, text));
         }
     }
-    // Pointers no clause covers whose targets the kernel reaches within bounds the host can
-    // compute (implicit_bounds.rs): an implicit copy of those bytes, only counted when the
-    // data is present. Nothing when the range is empty or the pointer null.
-    // (capture, first byte mapped): the pointer is translated relative to it, as it may
-    // point before the bytes the kernel reaches (`out[i]` for `i >= 1`).
-    let mut inferred_starts: Vec<(usize, Value)> = Vec::new();
-    for (capture, bounds) in &plan.inferred {
-        let Some(j) = host_args.iter().position(|(i, _)| i == capture) else { continue };
-        let (Some(lo), Some(hi)) = (expr::emit(&bounds.lo, &b, ctx, &hv), expr::emit(&bounds.hi, &b, ctx, &hv)) else { continue };
-        let i64t = ctx.i64();
-        let (lo, hi) = (b.sext_or_trunc(lo, i64t), b.sext_or_trunc(hi, i64t));
-        let zero = i64t.const_int(0);
-        let not_null = b.icmp(IntPred::LLVMIntNE, hv[j], ctx.ptr().const_null());
-        let nonempty = b.and(b.icmp(IntPred::LLVMIntSGT, hi, lo), not_null);
-        let bytes = b.select(nonempty, b.sub(hi, lo), zero);
-        let addr = b.gep_bytes(ctx, hv[j], b.select(nonempty, lo, zero));
-        let text = b.global_string(&r.captures[*capture].name, ".acc.name");
-        // Read only: copied in (no copy back).
-        let k = if bounds.written { DataKind::Copy } else { DataKind::CopyIn };
-        q.call(&b, rt.data_enter, rt.data_enter_async, &[addr, bytes, ctx.i32().const_int(k as u64), loc_s, text]);
-        implicit_exits.push((addr, bytes, k, text));
-        inferred_starts.push((*capture, addr));
-    }
+    let inferred_starts = enter_inferred_copies(&b, ctx, &rt, q, r, plan, &host_args, loc_s, &mut implicit_exits);
     for ((_, v), item) in own.iter().zip(&items) {
         call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
     }
@@ -332,6 +310,45 @@ fn translate<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, c:
         }
         _ => b.call(rt.deviceptr, &[p, loc, text], ""),
     }
+}
+
+/// Pointers no clause covers whose targets the kernel reaches within bounds the host can
+/// compute (implicit_bounds.rs): an implicit copy of those bytes (`copyin` when the kernel
+/// only reads them), only counted when the data is present; nothing when the range is empty
+/// or the pointer null. Pushes each exit to `exits` and returns, per such capture, the first
+/// byte mapped: the pointer is translated relative to it, as it may point before the bytes
+/// the kernel reaches (`out[i]` for `i >= 1`).
+#[allow(clippy::too_many_arguments)]
+fn enter_inferred_copies<'ctx>(
+    b: &Builder<'ctx>,
+    ctx: Context<'ctx>,
+    rt: &Runtime<'ctx>,
+    q: OnQueue<'ctx>,
+    r: &Outlined<'ctx>,
+    plan: &KernelPlan,
+    host_args: &[(usize, Value<'ctx>)],
+    loc: Value<'ctx>,
+    exits: &mut Vec<(Value<'ctx>, Value<'ctx>, DataKind, Value<'ctx>)>,
+) -> Vec<(usize, Value<'ctx>)> {
+    let hv: Vec<Value> = host_args.iter().map(|(_, v)| *v).collect();
+    let i64t = ctx.i64();
+    let zero = i64t.const_int(0);
+    let mut starts = Vec::new();
+    for (capture, bounds) in &plan.inferred {
+        let Some(j) = host_args.iter().position(|(i, _)| i == capture) else { continue };
+        let (Some(lo), Some(hi)) = (expr::emit(&bounds.lo, b, ctx, &hv), expr::emit(&bounds.hi, b, ctx, &hv)) else { continue };
+        let (lo, hi) = (b.sext_or_trunc(lo, i64t), b.sext_or_trunc(hi, i64t));
+        let not_null = b.icmp(IntPred::LLVMIntNE, hv[j], ctx.ptr().const_null());
+        let nonempty = b.and(b.icmp(IntPred::LLVMIntSGT, hi, lo), not_null);
+        let bytes = b.select(nonempty, b.sub(hi, lo), zero);
+        let addr = b.gep_bytes(ctx, hv[j], b.select(nonempty, lo, zero));
+        let text = b.global_string(&r.captures[*capture].name, ".acc.name");
+        let kind = if bounds.written { DataKind::Copy } else { DataKind::CopyIn };
+        q.call(b, rt.data_enter, rt.data_enter_async, &[addr, bytes, ctx.i32().const_int(kind as u64), loc, text]);
+        exits.push((addr, bytes, kind, text));
+        starts.push((*capture, addr));
+    }
+    starts
 }
 
 /// `void *args[] = { &a0, &a1, ... }` with the slots in the function's entry block.
