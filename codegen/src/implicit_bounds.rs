@@ -11,8 +11,8 @@
 //! the kernel's parameters (expr.rs), or None.
 //!
 //! It is exact or nothing, never a guess that could read past an allocation: every use of
-//! the pointer must be an address computation ending in a load or store (a call, a store of
-//! the pointer, a comparison: None); every access must run in every iteration of every loop
+//! the pointer must be an address computation ending in a load, a store or an atomic
+//! operation (a call, a store of the pointer, a comparison: None); every access must run in every iteration of every loop
 //! around it, and each of those loops in every iteration of the next one out, up to the
 //! kernel's entry (an access under an `if`: None); each of those loops must count by 1 from
 //! a start to a bound computed from the parameters (`for (x = lo; x < hi; x++)`, `<=`, `!=`);
@@ -202,6 +202,13 @@ fn collect<'ctx>(m: Module<'ctx>, f: Value<'ctx>, ptr: Value<'ctx>, offset: &Lin
             Opcode::LLVMLoad => out.push(Access { at: u, offset: offset.clone(), size: u.ty().store_size(m), write: false }),
             Opcode::LLVMStore if u.operand(1) == ptr && u.operand(0) != ptr => {
                 out.push(Access { at: u, offset: offset.clone(), size: u.operand(0).ty().store_size(m), write: true })
+            }
+            // `#pragma acc atomic` on an element: a read and a write of its bytes.
+            Opcode::LLVMAtomicRMW if u.operand(0) == ptr && u.operand(1) != ptr => {
+                out.push(Access { at: u, offset: offset.clone(), size: u.ty().store_size(m), write: true })
+            }
+            Opcode::LLVMAtomicCmpXchg if u.operand(0) == ptr && u.operand(1) != ptr && u.operand(2) != ptr => {
+                out.push(Access { at: u, offset: offset.clone(), size: u.operand(1).ty().store_size(m), write: true })
             }
             Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast => collect(m, f, u, offset, out)?,
             _ => return None,

@@ -4,7 +4,8 @@
  * kernel_implicit_data_attributes, serial_default_copy, parallel_loop_independent, ... use
  * malloc'ed arrays with no clause; was "'a' is used in a compute region but is not present
  * on the device"). Only the reached bytes move: elements outside the range keep their host
- * values. Data already present is only counted (no copy back before its exit). A loop with
+ * values. Atomic updates count as accesses. Data already present is only counted (no copy
+ * back before its exit). A loop with
  * no iterations moves nothing. An access under an `if` is not bounded: its data must be
  * present, as before. Odd sizes, offsets, a symbolic row length; every element checked. */
 #define E2E_NAME "implicit_bounds"
@@ -73,6 +74,21 @@ int main(void) {
 
   /* No iterations: nothing to move, no error. */
   stencil(a, c, 1);
+
+  /* Atomic updates of fixed elements: bounded too (h[2] and h[4] only move). */
+  long *h = malloc(sizeof(long) * 7);
+  for (int i = 0; i < 7; i++) h[i] = -5;
+  h[2] = h[3] = h[4] = 0;
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+#pragma acc atomic update
+    h[2] += i;
+#pragma acc atomic update
+    h[4] -= 1;
+  }
+  CHECK(h[2] == (long)n * (n - 1) / 2 && h[4] == -n && h[3] == 0, "atomics h = %ld %ld %ld", h[2], h[3], h[4]);
+  CHECK(h[0] == -5 && h[1] == -5 && h[5] == -5 && h[6] == -5, "outside the atomics' range changed");
+  free(h);
 
   /* Conditional access: not bounded, so the data must be present. */
   int *w = malloc(sizeof(int) * n);
