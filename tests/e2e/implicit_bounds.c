@@ -5,9 +5,8 @@
  * malloc'ed arrays with no clause; was "'a' is used in a compute region but is not present
  * on the device"). Only the reached bytes move: elements outside the range keep their host
  * values. Atomic updates count as accesses. Data already present is only counted (no copy
- * back before its exit). A loop with
- * no iterations moves nothing. An access under an `if` is not bounded: its data must be
- * present, as before. Odd sizes, offsets, a symbolic row length; every element checked. */
+ * back before its exit). A loop with no iterations moves nothing. An access under an `if`
+ * is not bounded: its data must be present, as before. Odd sizes, offsets, a symbolic row length; every element checked. */
 #define E2E_NAME "implicit_bounds"
 #include <openacc.h>
 #include "e2e.h"
