@@ -324,6 +324,20 @@ mod tests {
     }
 
     #[test]
+    fn whole_variables_in_present_and_attach() {
+        // present(p): a pointer's target from its first byte, named so in messages;
+        // anything else the variable itself.
+        let (ops, text) = encode_present_whole(" p ", "p");
+        let test = is_pointer_variable("p");
+        assert_eq!(ops, format!("__builtin_choose_expr({test}, (void*)*(char**)&(p), (void*)&(p)), 0LL, 1LL, __builtin_choose_expr({test}, 1LL, (long long)sizeof(p))"));
+        assert_eq!(text, format!("__builtin_choose_expr({test}, \"the data p points to\", \"p\")"));
+        // The attach action of a whole variable, not of a section.
+        assert_eq!(whole_pointer_attach("s.p"), Some(format!("__builtin_choose_expr({}, (void*)&(s.p), (void*)0)", is_pointer_variable("s.p"))));
+        assert_eq!(whole_pointer_attach("p[0:n]"), None);
+        assert_eq!(whole_pointer_attach("pp[i][0:m]"), None);
+    }
+
+    #[test]
     fn rejected_sections() {
         assert!(matches!(encode_var("a[0:n][0:m]", Trailing::FullOnly), Err(VarError::Unsupported(_))));
         assert!(matches!(encode_var_c("a[0:n].x"), Err(VarError::Malformed(_))));
