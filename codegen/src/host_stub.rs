@@ -137,13 +137,13 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     let mut dev_args = Vec::new();
     for (i, hv) in &host_args {
         let c = &r.captures[*i];
-        let v = match c.passing {
-            Passing::Value => *hv,
-            Passing::FirstPrivate if !hv.ty().is_ptr() => *hv,
+        let inferred_start = inferred_starts.iter().find(|(k, _)| k == i).map(|(_, start)| *start);
+        let v = match (c.passing, inferred_start) {
+            (Passing::Value, _) => *hv,
+            (Passing::FirstPrivate, _) if !hv.ty().is_ptr() => *hv,
             // An inferred copy made the target present, unless the kernel reaches nothing
             // through the pointer: then its host value is as good as any.
-            _ if inferred_starts.iter().any(|(k, _)| k == i) => {
-                let start = inferred_starts.iter().find(|(k, _)| k == i).expect("checked").1;
+            (_, Some(start)) => {
                 let text = b.global_string(&c.name, ".acc.name");
                 b.call(rt.translate_no_create, &[*hv, start, loc_s, text], "")
             }
