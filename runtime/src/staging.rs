@@ -2,61 +2,80 @@
 //!
 //! A copy from or to pageable memory (what `malloc` returns) makes the driver stage it
 //! through its own small pinned buffer one piece at a time: 7.5 GB/s on the H100, where
-//! page-locked memory moves at 54 GB/s. Here a copy of at least [`MIN_STAGED`] bytes goes
-//! through two page-locked buffers of [`CHUNK`] bytes: while the DMA engine moves one
-//! chunk, host threads fill (or empty) the other, so the transfer runs at the slower of the
-//! DMA and the host's memcpy, and the host's memcpy is split over several threads
-//! ([`copy_threads`]) because one core copies at well under 45 GB/s. The threads write
-//! with streaming stores ([`copy_streaming`]), sparing memory the read-for-ownership pass.
+//! page-locked memory moves at 54 GB/s. Here a copy of at least [`MIN_STAGED`] bytes is cut
+//! into one contiguous slice per host thread ([`copy_threads`], since one core copies at well
+//! under 45 GB/s), and each thread moves its slice in pieces of [`PIECE`] bytes through its
+//! own ring of [`DEPTH`] pinned buffers and its own stream: while the DMA engine moves one
+//! piece, the thread fills (or empties) the next buffer. The threads never wait for each
+//! other, and the buffers are small enough to stay in the host's last-level cache, so the
+//! host's memory sees the user's bytes once (the DMA engine reads and writes the buffers
+//! in the cache): the pipeline's slow stage is the host's memory bandwidth, which on the
+//! GPU machines is shared with other tenants. Pinning the user's memory instead
+//! (`cuMemHostRegister`) runs at 18 GB/s on the H100's host, slower than the copy it speeds up,
+//! and the user may free the memory behind our back.
 //!
-//! Expects: the GPU target, its context current on the calling thread (the staging buffers
-//! and events are created in it on first use). The copies go on the legacy default stream,
-//! ordered against async queues' streams as a plain synchronous copy is (queue.rs). Produces: the bytes copied before it
-//! returns, as `cuMemcpyHtoD`/`DtoH` would. One staged copy at a time (a lock), since the
-//! buffers are shared. Does not: pin the user's memory in place (`cuMemHostRegister` costs
-//! more than the copy it speeds up, and the user may free the memory behind our back), or
-//! overlap a copy with the caller's next work (async queues do that).
+//! Expects: the GPU target, its context current on the calling thread (the buffers, streams
+//! and events are created in it on first use). Produces: the bytes copied before it
+//! returns, ordered as the legacy default stream's `cuMemcpyHtoD`/`DtoH` would be (the
+//! lanes' streams wait for an event recorded there, which follows every earlier operation
+//! of the legacy stream and of the async queues' blocking streams, queue.rs). One staged
+//! copy at a time (a lock), since the buffers are shared. Does not overlap a copy with the
+//! caller's next work (async queues do that).
 
 use std::ffi::c_void;
-use std::sync::{Barrier, Mutex};
+use std::sync::Mutex;
 
 use crate::cuda::{self, CuError, DevPtr, Handle};
 use crate::device;
 
 /// Copies smaller than this go to the driver directly (staging gains nothing there).
 pub const MIN_STAGED: usize = 8 << 20;
-/// Bytes per staging buffer (two of them), unless `ACCC_STAGING_CHUNK_MB` says otherwise.
-pub const CHUNK: usize = 32 << 20;
+/// Bytes per staging buffer, unless `ACCC_STAGING_PIECE_KB` says otherwise.
+pub const PIECE: usize = 2 << 20;
+/// Buffers per thread (pieces in flight), unless `ACCC_STAGING_DEPTH` says otherwise.
+pub const DEPTH: usize = 3;
 
 /// The staged copy's settings: the defaults, or the `ACCC_STAGING_*` variables read once
 /// (for measurements on a new machine; README "Environment").
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tuning {
     /// Bytes per staging buffer.
-    pub chunk: usize,
-    /// Most host threads sharing a chunk's memcpy.
+    pub piece: usize,
+    /// Buffers per thread.
+    pub depth: usize,
+    /// Most host threads sharing the copy.
     pub max_threads: usize,
-    /// Streaming stores when filling the staging buffer (host to device).
+    /// Streaming stores when filling a staging buffer (host to device).
     pub stream_in: bool,
-    /// Streaming stores when emptying it into the user's memory (device to host).
+    /// Streaming stores when emptying one into the user's memory (device to host).
     pub stream_out: bool,
 }
 
 impl Tuning {
-    /// Measured on the H100 machines (1 GiB, GB/s, plain / streaming stores): into the
-    /// staging buffer streaming loses (47.4 / 43.6, 45.7 / 43.1: the DMA engine then reads
-    /// the buffer from memory, not from the cache the plain stores left it in); out of it
-    /// into the user's memory streaming wins (42.6 / 45.4, 41.7 / 45.9).
-    pub const DEFAULT: Tuning = Tuning { chunk: CHUNK, max_threads: 16, stream_in: false, stream_out: true };
+    /// Measured on the H200 machine's host (16 threads, 1 GiB, GB/s in / out, three runs
+    /// each, 2026-11-27): pieces x depth 2 MiB x 2: 46.8 / 43.0; 2 MiB x 3: 46.5 / 49.5;
+    /// 3 MiB x 2: 46.9 / 49.0; 3 MiB x 3: 40.8 / 50.4; 4 MiB x 2: 44.7 / 49.1; 4 MiB x 3:
+    /// 37.0 / 48.7; 8 MiB x 2: 36.2 / 40.3; 1 MiB x 2: 39.9 / 32.7; 256 KiB x 2: 19.9 / 25.5
+    /// (each DMA's fixed cost); the earlier design (two 32 MiB buffers shared by all threads,
+    /// a barrier per chunk) 44.7 / 46.0 in the same session. To the device wants a lane's
+    /// buffers to stay in the cache (at most about 6 MiB a lane), from it enough in flight.
+    /// Into a staging buffer plain stores (the DMA engine then reads the buffer from the
+    /// cache they left it in); out of one into the user's memory streaming stores (sparing
+    /// the read for ownership of memory nothing will read soon).
+    pub const DEFAULT: Tuning = Tuning { piece: PIECE, depth: DEPTH, max_threads: 16, stream_in: false, stream_out: true };
 
-    /// The defaults overridden by `var(name)`'s values: `ACCC_STAGING_CHUNK_MB` (1..=1024),
-    /// `ACCC_STAGING_THREADS` (1..=256), `ACCC_STAGING_STREAM` (`in`, `out`, `both`, `none`).
-    /// A value that does not parse leaves the default.
+    /// The defaults overridden by `var(name)`'s values: `ACCC_STAGING_PIECE_KB` (64..=1048576,
+    /// rounded down to a multiple of 64 KiB), `ACCC_STAGING_DEPTH` (2..=8), `ACCC_STAGING_THREADS`
+    /// (1..=256), `ACCC_STAGING_STREAM` (`in`, `out`, `both`, `none`). A value that does not
+    /// parse leaves the default.
     pub fn from_env(var: impl Fn(&str) -> Option<String>) -> Tuning {
         let mut t = Tuning::DEFAULT;
         let num = |name: &str, lo: usize, hi: usize| var(name).and_then(|v| v.trim().parse::<usize>().ok()).filter(|n| (lo..=hi).contains(n));
-        if let Some(mb) = num("ACCC_STAGING_CHUNK_MB", 1, 1024) {
-            t.chunk = mb << 20;
+        if let Some(kb) = num("ACCC_STAGING_PIECE_KB", 64, 1 << 20) {
+            t.piece = (kb / 64 * 64) << 10;
+        }
+        if let Some(n) = num("ACCC_STAGING_DEPTH", 2, 8) {
+            t.depth = n;
         }
         if let Some(n) = num("ACCC_STAGING_THREADS", 1, 256) {
             t.max_threads = n;
@@ -78,29 +97,39 @@ fn tuning() -> Tuning {
     *T.get_or_init(|| Tuning::from_env(|name| std::env::var(name).ok()))
 }
 
-/// The staging buffers, the stream their copies go on and per-buffer events, made on the
-/// first staged copy.
-struct Stage {
-    buf: [*mut u8; 2],
+/// One thread's share of the staging: its ring of pinned buffers, the stream their copies
+/// go on and an event per buffer (reached when the buffer's last copy is done).
+struct Lane {
+    buf: Vec<usize>,
+    done: Vec<Handle>,
     stream: Handle,
-    done: [Handle; 2],
+}
+
+/// The lanes, made on the first staged copy, and the event that orders a copy after the
+/// legacy default stream's earlier work.
+struct Stage {
+    lanes: Vec<Lane>,
+    start: Handle,
 }
 
 // SAFETY: the buffers are page-locked host memory owned by the process for its lifetime,
 // and the handles are process-wide driver handles; the mutex below serialises their use.
 unsafe impl Send for Stage {}
+// SAFETY: as for Send: a lane is used by one thread of one copy at a time.
+unsafe impl Sync for Lane {}
 
-/// One set of staging buffers per device (its events belong to the device's context).
+/// One set of staging lanes per device (streams and events belong to the device's context).
 static STAGE: device::PerDevice<Mutex<Option<Stage>>> = device::PerDevice::new(|| Mutex::new(None));
 
-fn stage(slot: &mut Option<Stage>) -> Result<&Stage, CuError> {
+fn stage(slot: &mut Option<Stage>, lanes: usize, t: Tuning) -> Result<&Stage, CuError> {
     if slot.is_none() {
-        let chunk = tuning().chunk;
-        let buf = [cuda::mem_alloc_host(chunk)? as *mut u8, cuda::mem_alloc_host(chunk)? as *mut u8];
-        // The legacy default stream: a staged copy is ordered against the queues' streams
-        // exactly as the plain `cuMemcpyHtoD`/`DtoH` it replaces.
-        let stream = Handle(std::ptr::null_mut());
-        *slot = Some(Stage { buf, stream, done: [cuda::event_create()?, cuda::event_create()?] });
+        let lane = || -> Result<Lane, CuError> {
+            let buf = (0..t.depth).map(|_| cuda::mem_alloc_host(t.piece).map(|p| p as usize)).collect::<Result<_, _>>()?;
+            let done = (0..t.depth).map(|_| cuda::event_create()).collect::<Result<_, _>>()?;
+            Ok(Lane { buf, done, stream: cuda::stream_create()? })
+        };
+        let lanes = (0..lanes).map(|_| lane()).collect::<Result<_, _>>()?;
+        *slot = Some(Stage { lanes, start: cuda::event_create()? });
     }
     Ok(slot.as_ref().expect("made above"))
 }
@@ -110,16 +139,14 @@ pub fn staged(len: usize) -> bool {
     len >= MIN_STAGED
 }
 
-/// Host threads that share each chunk's memcpy: as many as the machine has, up to 16. The
+/// Host threads that share the copy: as many as the machine has, up to `max` (16). The
 /// host copy is the pipeline's slow stage (a core copies about 6 GB/s into or out of pinned
-/// memory). Measured on the H100's host (16 cores), 1 GiB in / out, GB/s, by chunk size
-/// and threads: 16 MiB: 4: 26 / 23, 8: 39 / 33, 12: 43 / 37, 16: 41 / 36; 32 MiB: 4: 24 / 20,
-/// 8: 36 / 28, 12: 46 / 35, 16: 45 / 41; 64 MiB (a longer pipeline fill): 16: 37 / 36.
+/// memory).
 pub fn copy_threads(available: usize, max: usize) -> usize {
     available.clamp(1, max.max(1))
 }
 
-/// The `[start, end)` bytes of chunk `k` (0-based) of a `len`-byte copy in chunks of `size`.
+/// The `[start, end)` bytes of piece `k` (0-based) of a `len`-byte slice in pieces of `size`.
 pub fn chunk_range(len: usize, k: usize, size: usize) -> (usize, usize) {
     let start = k * size;
     (start, (start + size).min(len))
@@ -131,17 +158,6 @@ pub fn stripe(n: usize, t: usize, threads: usize) -> (usize, usize) {
     let lines = n.div_ceil(64);
     let at = |k: usize| (lines * k / threads * 64).min(n);
     (at(t), at(t + 1))
-}
-
-/// `len` bytes from one side to the other, split over the threads; `(dst, src)` are host
-/// addresses (one of them a staging buffer).
-fn parallel_copy(dst: usize, src: usize, len: usize, threads: usize, t: usize, stream: bool) {
-    let (a, b) = stripe(len, t, threads);
-    if a < b {
-        // SAFETY: the caller's copy covers [0, len) of both; stripes are disjoint, and host
-        // and staging memory never overlap.
-        unsafe { copy_streaming((dst + a) as *mut u8, (src + a) as *const u8, b - a, stream) }
-    }
 }
 
 /// Copies `len` bytes; with `stream`, writing the destination with non-temporal (streaming)
@@ -186,54 +202,22 @@ unsafe fn copy_streaming(dst: *mut u8, src: *const u8, len: usize, stream: bool)
     unsafe { std::ptr::copy_nonoverlapping(src, dst, len) }
 }
 
+/// Which way a staged copy goes.
+#[derive(Clone, Copy)]
+enum Way {
+    /// From host `user` to device `dev`.
+    ToDevice,
+    /// From device `dev` to host `user`.
+    FromDevice,
+}
+
 /// Copies `len` bytes from host `src` to device `dst` through the staging buffers.
 ///
 /// # Safety
 /// `src` must be readable for `len` bytes, `dst..dst+len` inside one device allocation.
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize) -> Result<(), CuError> {
-    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
-    let st = stage(&mut slot)?;
-    let tune = tuning();
-    let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads);
-    let (size, chunks) = (tune.chunk, len.div_ceil(tune.chunk));
-    let barrier = Barrier::new(threads);
-    let (src, buf) = (src as usize, [st.buf[0] as usize, st.buf[1] as usize]);
-    std::thread::scope(|s| -> Result<(), CuError> {
-        for t in 1..threads {
-            let barrier = &barrier;
-            s.spawn(move || {
-                for k in 0..chunks {
-                    let (a, b) = chunk_range(len, k, size);
-                    barrier.wait();
-                    parallel_copy(buf[k % 2], src + a, b - a, threads, t, tune.stream_in);
-                    barrier.wait();
-                }
-            });
-        }
-        let mut failed = None;
-        for k in 0..chunks {
-            let (a, b) = chunk_range(len, k, size);
-            // The buffer's previous chunk (k - 2) must have left for the device.
-            if k >= 2 && failed.is_none() {
-                failed = cuda::event_synchronize(st.done[k % 2]).err();
-            }
-            barrier.wait();
-            parallel_copy(buf[k % 2], src + a, b - a, threads, 0, tune.stream_in);
-            barrier.wait();
-            if failed.is_none() {
-                // SAFETY: the buffer is page-locked and holds the chunk; it is not written
-                // again before `done` of this buffer is reached. `dst` as the caller says.
-                failed = unsafe { cuda::memcpy_htod_async(dst + a as u64, buf[k % 2] as *const c_void, b - a, st.stream) }
-                    .and_then(|()| cuda::event_record(st.done[k % 2], st.stream))
-                    .err();
-            }
-        }
-        // The helpers always run every round (the barrier needs them), even after an error.
-        match failed {
-            Some(e) => Err(e),
-            None => cuda::stream_synchronize(st.stream),
-        }
-    })
+    // SAFETY: as the caller promises.
+    unsafe { staged_copy(Way::ToDevice, src as usize, dst, len) }
 }
 
 /// Copies `len` bytes from device `src` to host `dst` through the staging buffers.
@@ -241,54 +225,105 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize) -> Res
 /// # Safety
 /// `dst` must be writable for `len` bytes, `src..src+len` inside one device allocation.
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize) -> Result<(), CuError> {
-    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
-    let st = stage(&mut slot)?;
+    // SAFETY: as the caller promises.
+    unsafe { staged_copy(Way::FromDevice, dst as usize, src, len) }
+}
+
+/// The copy: one slice per lane, each on its own thread (lane 0 on the caller's).
+///
+/// # Safety
+/// `user..user+len` readable (to the device) or writable (from it), `dev..dev+len` inside
+/// one device allocation.
+unsafe fn staged_copy(way: Way, user: usize, dev: DevPtr, len: usize) -> Result<(), CuError> {
+    let Some(device::Target::Gpu(gpu)) = device::target() else {
+        unreachable!("staged copies are made for the GPU target only (mem.rs)")
+    };
+    let ctx = gpu.context;
     let tune = tuning();
     let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads);
-    let (size, chunks) = (tune.chunk, len.div_ceil(tune.chunk));
-    let barrier = Barrier::new(threads);
-    let (dst, buf) = (dst as usize, [st.buf[0] as usize, st.buf[1] as usize]);
-    // Chunk k's DMA into buffer k % 2; the host empties a buffer before the DMA after next
-    // refills it (the barrier at the end of each round).
-    let fetch = |k: usize| -> Result<(), CuError> {
-        let (a, b) = chunk_range(len, k, size);
-        // SAFETY: the buffer is page-locked and its previous chunk was copied out (the
-        // round's closing barrier); `src` as the caller says.
-        unsafe { cuda::memcpy_dtoh_async(buf[k % 2] as *mut c_void, src + a as u64, b - a, st.stream) }?;
-        cuda::event_record(st.done[k % 2], st.stream)
+    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
+    let st = stage(&mut slot, threads, tune)?;
+    // Every lane's stream starts after the legacy default stream's earlier work, as the
+    // synchronous copy this replaces would.
+    cuda::event_record(st.start, Handle(std::ptr::null_mut()))?;
+    let start = st.start;
+    let results: Vec<Result<(), CuError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (1..threads)
+            .map(|t| {
+                let lane = &st.lanes[t];
+                s.spawn(move || {
+                    cuda::ctx_set_current(ctx)?;
+                    // SAFETY: the caller's ranges; lane t's slice is its own.
+                    unsafe { copy_slice(way, lane, start, user, dev, len, threads, t, tune) }
+                })
+            })
+            .collect();
+        // SAFETY: as for the spawned lanes.
+        let mine = unsafe { copy_slice(way, &st.lanes[0], start, user, dev, len, threads, 0, tune) };
+        std::iter::once(mine).chain(handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))).collect()
+    });
+    results.into_iter().collect()
+}
+
+/// Lane `t`'s slice of the copy, piece by piece through its ring of buffers; returns when
+/// its last piece has arrived.
+///
+/// # Safety
+/// As for [`staged_copy`]; no other thread uses `lane` meanwhile.
+#[allow(clippy::too_many_arguments)]
+unsafe fn copy_slice(way: Way, lane: &Lane, start: Handle, user: usize, dev: DevPtr, len: usize, threads: usize, t: usize, tune: Tuning) -> Result<(), CuError> {
+    let (lo, hi) = stripe(len, t, threads);
+    if lo == hi {
+        return Ok(());
+    }
+    cuda::stream_wait_event(lane.stream, start)?;
+    let depth = lane.buf.len();
+    let pieces = (hi - lo).div_ceil(tune.piece);
+    let piece = |k: usize| {
+        let (a, b) = chunk_range(hi - lo, k, tune.piece);
+        (lo + a, b - a)
     };
-    std::thread::scope(|s| -> Result<(), CuError> {
-        for t in 1..threads {
-            let barrier = &barrier;
-            s.spawn(move || {
-                for k in 0..chunks {
-                    let (a, b) = chunk_range(len, k, size);
-                    barrier.wait();
-                    parallel_copy(dst + a, buf[k % 2], b - a, threads, t, tune.stream_out);
-                    barrier.wait();
+    match way {
+        Way::ToDevice => {
+            for k in 0..pieces {
+                let (at, n) = piece(k);
+                let (buf, done) = (lane.buf[k % depth], lane.done[k % depth]);
+                // The buffer's previous piece (k - depth) must have left for the device.
+                if k >= depth {
+                    cuda::event_synchronize(done)?;
                 }
-            });
-        }
-        let mut failed = fetch(0).err();
-        for k in 0..chunks {
-            let (a, b) = chunk_range(len, k, size);
-            if k + 1 < chunks && failed.is_none() {
-                failed = fetch(k + 1).err();
+                // SAFETY: the buffer holds `piece` bytes and is not in flight; the user's
+                // bytes as the caller promises.
+                unsafe { copy_streaming(buf as *mut u8, (user + at) as *const u8, n, tune.stream_in) };
+                // SAFETY: the buffer is page-locked and is not written again before `done`.
+                unsafe { cuda::memcpy_htod_async(dev + at as u64, buf as *const c_void, n, lane.stream) }?;
+                cuda::event_record(done, lane.stream)?;
             }
-            if failed.is_none() {
-                failed = cuda::event_synchronize(st.done[k % 2]).err();
-            }
-            barrier.wait();
-            if failed.is_none() {
-                parallel_copy(dst + a, buf[k % 2], b - a, threads, 0, tune.stream_out);
-            }
-            barrier.wait();
+            cuda::stream_synchronize(lane.stream)
         }
-        match failed {
-            Some(e) => Err(e),
-            None => Ok(()),
+        Way::FromDevice => {
+            let fetch = |k: usize| -> Result<(), CuError> {
+                let (at, n) = piece(k);
+                // SAFETY: the buffer is page-locked and its previous piece was copied out.
+                unsafe { cuda::memcpy_dtoh_async(lane.buf[k % depth] as *mut c_void, dev + at as u64, n, lane.stream) }?;
+                cuda::event_record(lane.done[k % depth], lane.stream)
+            };
+            for k in 0..pieces.min(depth) {
+                fetch(k)?;
+            }
+            for k in 0..pieces {
+                let (at, n) = piece(k);
+                cuda::event_synchronize(lane.done[k % depth])?;
+                // SAFETY: the buffer holds piece k (its event was reached); the user's bytes
+                // as the caller promises.
+                unsafe { copy_streaming((user + at) as *mut u8, lane.buf[k % depth] as *const u8, n, tune.stream_out) };
+                if k + depth < pieces {
+                    fetch(k + depth)?;
+                }
+            }
+            Ok(())
         }
-    })
+    }
 }
 
 #[cfg(test)]
@@ -297,17 +332,17 @@ mod tests {
 
     #[test]
     fn chunks_cover_the_copy_once() {
-        let len = 3 * CHUNK + 5;
-        let ranges: Vec<_> = (0..len.div_ceil(CHUNK)).map(|k| chunk_range(len, k, CHUNK)).collect();
+        let len = 3 * PIECE + 5;
+        let ranges: Vec<_> = (0..len.div_ceil(PIECE)).map(|k| chunk_range(len, k, PIECE)).collect();
         assert_eq!(ranges.len(), 4);
-        assert_eq!(ranges[0], (0, CHUNK));
-        assert_eq!(ranges[3], (3 * CHUNK, len));
+        assert_eq!(ranges[0], (0, PIECE));
+        assert_eq!(ranges[3], (3 * PIECE, len));
         assert!(ranges.windows(2).all(|w| w[0].1 == w[1].0));
     }
 
     #[test]
     fn stripes_cover_a_chunk_once_on_line_boundaries() {
-        for (n, threads) in [(CHUNK, 8), (1000, 3), (5, 4), (64 * 7 + 1, 8)] {
+        for (n, threads) in [(MIN_STAGED, 16), (1000, 3), (5, 4), (64 * 7 + 1, 8)] {
             let parts: Vec<_> = (0..threads).map(|t| stripe(n, t, threads)).collect();
             assert_eq!(parts[0].0, 0);
             assert_eq!(parts[threads - 1].1, n);
@@ -346,9 +381,9 @@ mod tests {
             move |name: &str| pairs.iter().find(|p| p.0 == name).map(|p| p.1.to_string())
         };
         assert_eq!(Tuning::from_env(env(&[])), Tuning::DEFAULT);
-        let t = Tuning::from_env(env(&[("ACCC_STAGING_CHUNK_MB", "8"), ("ACCC_STAGING_THREADS", "24"), ("ACCC_STAGING_STREAM", "both")]));
-        assert_eq!(t, Tuning { chunk: 8 << 20, max_threads: 24, stream_in: true, stream_out: true });
-        let bad = Tuning::from_env(env(&[("ACCC_STAGING_CHUNK_MB", "0"), ("ACCC_STAGING_THREADS", "x"), ("ACCC_STAGING_STREAM", "sideways")]));
+        let t = Tuning::from_env(env(&[("ACCC_STAGING_PIECE_KB", "300"), ("ACCC_STAGING_DEPTH", "3"), ("ACCC_STAGING_THREADS", "24"), ("ACCC_STAGING_STREAM", "both")]));
+        assert_eq!(t, Tuning { piece: 256 << 10, depth: 3, max_threads: 24, stream_in: true, stream_out: true });
+        let bad = Tuning::from_env(env(&[("ACCC_STAGING_PIECE_KB", "0"), ("ACCC_STAGING_DEPTH", "1"), ("ACCC_STAGING_THREADS", "x"), ("ACCC_STAGING_STREAM", "sideways")]));
         assert_eq!(bad, Tuning::DEFAULT);
     }
 }
