@@ -40,6 +40,19 @@ pub struct Bounds {
     pub written: bool,
 }
 
+impl Bounds {
+    /// What a kernel that never dereferences the pointer reaches: nothing (`[0, 0)`). The
+    /// pointer's value is then passed as it is when its target is absent (a private copy
+    /// replaced the region's loads through it: `ps->p[0:n]`, private_copies.rs).
+    pub fn nothing() -> Bounds {
+        Bounds { lo: konst(0), hi: konst(0), written: false }
+    }
+
+    pub fn is_nothing(&self) -> bool {
+        *self == Bounds::nothing()
+    }
+}
+
 /// The bounds of what kernel `f` (in `m`) reaches through its pointer parameter `param`.
 pub fn infer<'ctx>(m: Module<'ctx>, f: Value<'ctx>, param: usize) -> Option<Bounds> {
     let p = *f.params().get(param)?;
@@ -48,6 +61,9 @@ pub fn infer<'ctx>(m: Module<'ctx>, f: Value<'ctx>, param: usize) -> Option<Boun
     let returns: Vec<Block> = f.blocks().into_iter().filter(|b| b.terminator().is_some_and(|t| t.opcode() == Some(Opcode::LLVMRet))).collect();
     let mut accesses = Vec::new();
     collect(m, f, p, &Linear::zero(), &mut accesses)?;
+    if accesses.is_empty() {
+        return Some(Bounds::nothing());
+    }
     let written = accesses.iter().any(|a| a.write);
     let mut lo: Option<Expr> = None;
     let mut hi: Option<Expr> = None;

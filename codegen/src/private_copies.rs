@@ -25,10 +25,12 @@
 //!
 //! A section of a pointer member of a struct variable (`s.p[0:n]`, [`Source::Member`]) is
 //! a copy too: the struct is passed as before, and the region's loads of that member
-//! become the copy's pointer.
+//! become the copy's pointer; so is one of a member at constant offsets from a pointer
+//! variable's target (`ps->p[0:n]`, `pp[2][0:n]`, [`MemberPath::through_pointer`]): the
+//! region's loads of `ps->p` become the copy's pointer.
 //!
 //! Does not: copy sections of several dimensions or through pointer rows, or of a pointer
-//! reached through another pointer or a variable index (located errors),
+//! reached through two pointers or a variable index (located errors),
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -163,10 +165,20 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
     None
 }
 
-/// The member a pointer's address names: the struct variable it is in and the chain of
-/// constant-index GEPs from it (zero-offset ones stripped), when it is one (`&s.p`,
-/// `&s.in.p`; not through another pointer or a variable index).
-pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<(Value<'ctx>, Vec<(crate::ir::Type<'ctx>, Vec<i64>)>)> {
+/// Where a pointer member is: its root variable, the chain of constant-index GEPs from the
+/// root's storage down to the member (zero-offset ones stripped), and whether the chain
+/// starts at the target of the root (a pointer variable: `ps->p`, `pp[2]`) rather than at
+/// the root itself (a struct variable: `s.p`, `s.in.p`).
+#[derive(Clone, Debug)]
+pub struct MemberPath<'ctx> {
+    pub root: Value<'ctx>,
+    pub chain: Vec<(crate::ir::Type<'ctx>, Vec<i64>)>,
+    pub through_pointer: bool,
+}
+
+/// The member a pointer's address names, when it is one (`&s.p`, `&s.in.p`, `&ps->p`,
+/// `&pp[2]`; not through a variable index or a second pointer, `ps->q->p`).
+pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<MemberPath<'ctx>> {
     let mut chain = Vec::new();
     let mut at = strip(addr);
     while at.opcode() == Some(Opcode::LLVMGetElementPtr) {
@@ -174,17 +186,27 @@ pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<(Value<'ctx>, Vec<(crate::
         chain.push((at.gep_source_type(), indices?));
         at = strip(at.operand(0));
     }
+    let is_variable = |v: Value<'ctx>| v.is_alloca() || v.is_global_variable();
     // No GEP left: the first member (of the first member ...), at the struct's own address.
-    let variable = (at.is_alloca() || at.is_global_variable()) && !crate::outline::variable_type(at).is_scalar();
-    variable.then_some((at, chain))
+    if is_variable(at) && !crate::outline::variable_type(at).is_scalar() {
+        return Some(MemberPath { root: at, chain, through_pointer: false });
+    }
+    // The target of a pointer variable: `ps->p` is a GEP from `ps`'s value.
+    if at.opcode() == Some(Opcode::LLVMLoad) {
+        let slot = strip(at.operand(0));
+        if is_variable(slot) && crate::outline::variable_type(slot).is_ptr() {
+            return Some(MemberPath { root: slot, chain, through_pointer: true });
+        }
+    }
+    None
 }
 
-/// The `private`/`firstprivate` sections of pointer members of struct variable `v` (see
-/// [`find`] for the rest).
+/// The `private`/`firstprivate` sections of pointer members of variable `v` (a struct,
+/// or a pointer to one or to pointers; see [`find`] for the rest).
 pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Vec<(Source<'ctx>, bool, Origin)> {
     let of_v = |x: &Var<'ctx>| {
         let b = strip(x.base);
-        b.opcode() == Some(Opcode::LLVMLoad) && x.dims.is_empty() && member_path(b.operand(0)).is_some_and(|(root, _)| root == v)
+        b.opcode() == Some(Opcode::LLVMLoad) && x.dims.is_empty() && member_path(b.operand(0)).is_some_and(|p| p.root == v)
     };
     let mut out = Vec::new();
     for c in &d.clauses {
@@ -207,12 +229,12 @@ pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: 
 }
 
 /// In outlined function `f`, the loads of the member that member copy `x` names, now that
-/// its struct variable is `root` there.
+/// its root variable is `root` there.
 pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
-    let Some((_, chain)) = member_path(strip(x.base).operand(0)) else { return Vec::new() };
+    let Some(path) = member_path(strip(x.base).operand(0)) else { return Vec::new() };
     let same = |addr: Value<'ctx>| {
         let mut at = strip(addr);
-        for (ty, indices) in &chain {
+        for (ty, indices) in &path.chain {
             let here = at.opcode() == Some(Opcode::LLVMGetElementPtr)
                 && at.gep_source_type() == *ty
                 && at.operands()[1..].iter().map(|i| i.const_int_value()).collect::<Option<Vec<i64>>>().as_ref() == Some(indices);
@@ -221,7 +243,11 @@ pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>) -> V
             }
             at = strip(at.operand(0));
         }
-        at == root
+        if path.through_pointer {
+            at.opcode() == Some(Opcode::LLVMLoad) && strip(at.operand(0)) == root
+        } else {
+            at == root
+        }
     };
     f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && i.ty().is_ptr() && same(i.operand(0))).collect()
 }
@@ -271,8 +297,9 @@ pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Direct
 }
 
 /// `private`/`firstprivate` of a section of several dimensions through a pointer, or of one
-/// whose pointer is neither a variable of its own nor a member of a struct variable
-/// (`pp[i][0:n]`, `ps->p[0:n]`): a located error, not the pointee silently shared.
+/// whose pointer is neither a variable of its own nor a member at constant offsets from a
+/// variable or from its target (`pp[i][0:n]`, `ps->q->p[0:n]`): a located error, not the
+/// pointee silently shared.
 pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
     for l in std::iter::once(d).chain(loops) {
         for c in &l.clauses {
@@ -293,7 +320,7 @@ pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> R
             if !variable && member_path(b.operand(0)).is_none() {
                 return Err(AccError::unsupported(
                     &l.loc,
-                    format!("'{clause}({})': a private copy of a section whose pointer is an array element or is reached through another pointer (copy the pointer to a local variable and privatise its section)", x.text),
+                    format!("'{clause}({})': a private copy of a section whose pointer is an element at a variable index or is reached through two pointers (copy the pointer to a local variable and privatise its section)", x.text),
                 ));
             }
         }

@@ -575,6 +575,16 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
                 continue;
             }
             if let Some((_, b)) = p.inferred.iter().find(|(k, _)| *k == i) {
+                if b.is_nothing() {
+                    data.push(DataNote {
+                        clause: "no_create".into(),
+                        item: c.name.clone(),
+                        implicit: true,
+                        bytes: None,
+                        why: Some("pointer with no data clause that the region never dereferences: its value is passed as is when its target is absent".into()),
+                    });
+                    continue;
+                }
                 data.push(DataNote {
                     clause: if b.written { "copy" } else { "copyin" }.into(),
                     item: format!("{}[bounded by its subscripts]", c.name),

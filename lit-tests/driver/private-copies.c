@@ -105,13 +105,14 @@ void inner_bounds(int n, double *t, double *out) {
 #endif
 
 #ifdef MEMBER
-struct rows { double *p; int n; };
-// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(ps->p[0:ps->n])': a private copy of a section whose pointer is an array element or is reached through another pointer (copy the pointer to a local variable and privatise its section) is not supported yet
-void member(struct rows *ps, double *out) {
-#pragma acc parallel loop gang private(ps->p[0:ps->n]) copyout(out[0:37])
+// A member at a variable index of a pointer's target (which row is privatised can change
+// in the region) stays an error; `ps->p` and `pp[1]` are copies (through_pointer below).
+// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(pp[i][0:n])': a private copy of a section whose pointer is an element at a variable index or is reached through two pointers (copy the pointer to a local variable and privatise its section) is not supported yet
+void member(double **pp, int i, int n, double *out) {
+#pragma acc parallel loop gang private(pp[i][0:n]) copyout(out[0:37])
   for (int j = 0; j < 37; j++) {
-    ps->p[0] = j;
-    out[j] = ps->p[0];
+    pp[i][0] = j;
+    out[j] = pp[i][0];
   }
 }
 #endif
@@ -140,3 +141,20 @@ void own_vla(int n, double *out) {
   }
 }
 #endif
+
+// Sections of members reached through a pointer variable: the region's loads of `ps->p`
+// and `pp[1]` become the copies (per thread: the gang loop takes the vector level too); `pp` itself is never dereferenced then, so no clause needs
+// to map its target.
+// REPORT-LABEL: private-copies.c: through_pointer:
+// REPORT: Generating implicit no_create(pp): pointer with no data clause that the region never dereferences
+// REPORT: Generating private(ps->p[0:ps->n]): a copy per thread in device memory
+// REPORT: Generating private(pp[1][0:4]): a copy per thread in device memory
+struct prow { double *p; int n; };
+void through_pointer(struct prow *ps, double **pp, double *out) {
+#pragma acc parallel loop gang copyin(ps[0:1]) private(ps->p[0:ps->n], pp[1][0:4]) copyout(out[0:37])
+  for (int j = 0; j < 37; j++) {
+    ps->p[0] = j;
+    pp[1][3] = ps->p[0] + 1;
+    out[j] = pp[1][3];
+  }
+}

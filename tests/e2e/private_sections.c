@@ -108,6 +108,31 @@ int main(void) {
     }
   CHECK(sr.p == t && t[lo] == -1 && c[n - 1] == 0.5 * (n - 1) - 3, "member: the host's data changed");
 
+  /* Sections of members reached through a pointer variable: `ps->p` (the struct on the
+   * device, its member not), firstprivate `ps->in.q` (nested), and `pp[1]` of an array of
+   * pointers no clause maps: the region's loads of those members are the copies. */
+  struct rows *ps = &sr;
+  double *pp[3] = {c, t, c};
+  double **ppp = pp;
+  for (int i = 0; i < G * m; i++) cols[i] = 0;
+#pragma acc parallel loop gang copyin(ps[0:1]) private(ps->p[lo:m], ppp[1][0:m]) firstprivate(ps->in.q[0:n]) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = lo; k < ps->n; k++) ps->p[k] = j * 100.0 + k + ps->in.q[k];
+    ps->in.q[n - 1 - j] = -1; /* the gang's copy only */
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) ppp[1][k] = ps->p[ps->n - 1 - k] * 2;
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = ppp[1][k] + ps->in.q[j + 1] + ps->in.k;
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      int e = lo + m - 1 - k;
+      double want = 2 * (j * 100.0 + e + (0.5 * e - 3)) + (0.5 * (j + 1) - 3) + 3;
+      CHECK(cols[j * m + k] == want, "through a pointer: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(sr.p == t && t[lo] == -1 && t[0] == -1 && c[n - 1] == 0.5 * (n - 1) - 3 && pp[1] == t, "through a pointer: the host's data changed");
+
   /* private section of a worker loop: each worker's lanes share its copy. */
 #pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(rows[0:G * W * V])
   for (int j = 0; j < G; j++) {
