@@ -811,25 +811,33 @@ fn reductions<'ctx>(
 }
 
 /// `worker(num: n)` and `vector(length: n)` size the kernel a `kernels` loop nest becomes
-/// (kernels.rs takes the top loop's value, or a constant of a loop inside it): a value only
-/// known inside the kernel cannot, two different constants would leave one unused, and
+/// (kernels.rs takes the top loop's value, a constant of a loop inside it, or the one inner
+/// loop's value computed again before the construct, which then sized the launch): a value
+/// only known inside the kernel cannot, two different constants would leave one unused, and
 /// outside `kernels` the construct's `num_workers`/`vector_length` size the launch.
 fn check_loop_sizes<'ctx>(r: &Outlined<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
     let in_kernels = r.compute == crate::contract::ComputeKind::Kernels;
-    for (name, pick) in [
-        ("worker(num:)", (|c: &Clause<'ctx>| if let Clause::Worker(Some(v)) = c { Some(*v) } else { None }) as fn(&Clause<'ctx>) -> Option<Value<'ctx>>),
-        ("vector(length:)", |c: &Clause<'ctx>| if let Clause::Vector(Some(v)) = c { Some(*v) } else { None }),
+    type Pick<'ctx> = fn(&Clause<'ctx>) -> Option<Value<'ctx>>;
+    for (name, pick, sized) in [
+        ("worker(num:)", (|c: &Clause<'ctx>| if let Clause::Worker(Some(v)) = c { Some(*v) } else { None }) as Pick<'ctx>, (|c: &Clause<'ctx>| matches!(c, Clause::NumWorkers(_))) as fn(&Clause<'ctx>) -> bool),
+        ("vector(length:)", |c: &Clause<'ctx>| if let Clause::Vector(Some(v)) = c { Some(*v) } else { None }, |c: &Clause<'ctx>| matches!(c, Clause::VectorLength(_))),
     ] {
-        let mut chosen: Option<(i64, Loc)> = r.directive.clauses.iter().find_map(pick).and_then(|v| v.const_int_value()).map(|n| (n, r.directive.loc.clone()));
+        let top = r.directive.clauses.iter().find_map(pick);
+        let mut chosen: Option<(i64, Loc)> = top.and_then(|v| v.const_int_value()).map(|n| (n, r.directive.loc.clone()));
+        let givers = loops.iter().filter(|d| d.clauses.iter().any(|c| pick(c).is_some())).count();
         for d in loops {
             let Some(v) = d.clauses.iter().find_map(pick) else { continue };
             if !in_kernels {
                 return Err(AccError::user(&d.loc, format!("{name} sizes the kernel of a 'kernels' loop nest; here the compute construct's launch clauses do")));
             }
             let Some(n) = v.const_int_value() else {
+                // The nest's only value, computed again before the construct: it sized the launch.
+                if top.is_none() && givers == 1 && r.directive.has(sized) {
+                    continue;
+                }
                 return Err(AccError::unsupported(
                     &d.loc,
-                    format!("'{name}' with a value that is not a constant on a loop inside a kernels loop nest (the value would be known only inside the kernel it sizes: give it on the loop that tops the nest)"),
+                    format!("'{name}' with a value that is not a constant on a loop inside a kernels loop nest, computed inside the construct or beside another loop's value (the value would be known only inside the kernel it sizes: compute it before the construct, or give it on the loop that tops the nest)"),
                 ));
             };
             match &chosen {

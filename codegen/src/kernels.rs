@@ -12,8 +12,9 @@
 //! between the launches; its other clauses (`if`, `self`, `default`, launch sizes, `async`) go to
 //! every part, except `wait`, which the data region does first (the parts then follow in
 //! queue order).
-//! A loop nest's `worker(num: n)` and `vector(length: n)` (the top loop's value, or a
-//! constant of a loop inside it) become its kernel's `num_workers`/`vector_length`, in a
+//! A loop nest's `worker(num: n)` and `vector(length: n)` (the top loop's value, a
+//! constant of a loop inside it, or the one inner loop's value when it can be computed
+//! before the construct) become its kernel's `num_workers`/`vector_length`, in a
 //! split part and in a `kernels loop` alike (clang allows them only when the construct has
 //! no such clause).
 //! Produces: the new directive list, with begin/end markers inserted for the stretches.
@@ -43,7 +44,7 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
         let loops: Vec<&Directive> = directives.iter().filter(|o| o.kind == DirectiveKind::Loop && o.function == d.function && inside(o, (d.begin, d.end))).collect();
         if d.kind == (DirectiveKind::Compute { kind: ComputeKind::Kernels, combined_loop: true }) {
             // `kernels loop`: one loop nest, one kernel, sized by its loops like a split part.
-            let (workers, vector) = nest_sizes(&std::iter::once(d).chain(loops.iter().copied()).collect::<Vec<_>>());
+            let (workers, vector) = nest_sizes(&std::iter::once(d).chain(loops.iter().copied()).collect::<Vec<_>>(), d.begin, &cfg);
             let mut sized = d.clone();
             sized.clauses.extend(workers.map(Clause::NumWorkers));
             sized.clauses.extend(vector.map(Clause::VectorLength));
@@ -82,7 +83,7 @@ pub fn split<'ctx>(m: Module<'ctx>, directives: Vec<Directive<'ctx>>) -> Vec<Dir
             // `worker(num: n)` and `vector(length: n)` of the nest's loops likewise size it.
             let gang_num = l.has(|c| matches!(c, Clause::GangNum(_)));
             let nest: Vec<&Directive> = std::iter::once(*l).chain(loops.iter().copied().filter(|o| o.id != l.id && inside(o, (l.begin, l.end)))).collect();
-            let (workers, vector) = nest_sizes(&nest);
+            let (workers, vector) = nest_sizes(&nest, d.begin, &cfg);
             clauses.extend(shared.iter().filter(|c| match c {
                 Clause::NumGangs(_) => !gang_num,
                 Clause::NumWorkers(_) => workers.is_none(),
@@ -134,12 +135,18 @@ pub fn take_unmarked<'ctx>(directives: &mut [Directive<'ctx>]) -> Vec<(String, c
 
 /// The worker count and vector length the loops of one `kernels` loop nest (its top loop
 /// first) give their kernel with `worker(num: n)` and `vector(length: n)`: the first given,
-/// on the top loop any value, on a loop inside it a constant (the nest's other values are
-/// computed inside the kernel, too late to size its launch: device.rs rejects them).
-fn nest_sizes<'ctx>(nest: &[&Directive<'ctx>]) -> (Option<Value<'ctx>>, Option<Value<'ctx>>) {
-    let usable = |i: usize, v: &Value<'ctx>| i == 0 || v.const_int_value().is_some();
+/// on the top loop any value, on a loop inside it a constant, or a value computed again
+/// before the construct (`before`, in the function whose CFG is `cfg`: the variables it
+/// reads are not written inside the construct) when that loop is the only one of the nest
+/// to give it. Other values of the nest are computed inside the kernel, too late to size its
+/// launch: device.rs rejects them.
+fn nest_sizes<'ctx>(nest: &[&Directive<'ctx>], before: Value<'ctx>, cfg: &FunctionCfg<'ctx>) -> (Option<Value<'ctx>>, Option<Value<'ctx>>) {
     let first = |pick: &dyn Fn(&Clause<'ctx>) -> Option<Value<'ctx>>| {
-        nest.iter().enumerate().find_map(|(i, d)| d.clauses.iter().find_map(pick).filter(|v| usable(i, v)))
+        let given: Vec<(usize, Value<'ctx>)> = nest.iter().enumerate().filter_map(|(i, d)| d.clauses.iter().find_map(pick).map(|v| (i, v))).collect();
+        given.iter().find(|(i, v)| *i == 0 || v.const_int_value().is_some()).map(|(_, v)| *v).or_else(|| match given[..] {
+            [(_, v)] => crate::reduction::computed_before(v, before, cfg, 0),
+            _ => None,
+        })
     };
     (
         first(&|c| if let Clause::Worker(Some(v)) = c { Some(*v) } else { None }),

@@ -1,7 +1,7 @@
 // gang(num: n), gang(static: s|*), gang(dim: d): `gang` then one contract clause per argument
 // (`gang(n)` is `num: n`, `static: *` is -1); tests/e2e/gang_static.c, gang_static_runtime.c
 // and gang_dims.c run them. Negative: gang loops nested by a dimension that does not
-// decrease, a kernels loop's size known only inside its kernel, gang(num:) inside a nest.
+// decrease, a kernels loop's size computed inside its kernel, gang(num:) inside a nest.
 // RUN: %accc -O0 -emit-llvm -S %s -o - | FileCheck %s
 // RUN: not %accc -O1 -c -DBAD1 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD1
 // RUN: not %accc -O1 -c -DBAD2 %s -o %t.o 2>&1 | FileCheck %s --check-prefix=BAD2
@@ -50,8 +50,9 @@ void g1(int *a, int n) {
 void g2(int *a, int n) {
 #pragma acc kernels loop gang worker(4) copy(a[0:n * n])
   for (int j = 0; j < n; j++) {
-// BAD2: gang-arguments.c:[[@LINE+1]]:9: error: OpenACC 'vector(length:)' with a value that is not a constant on a loop inside a kernels loop nest (the value would be known only inside the kernel it sizes: give it on the loop that tops the nest) is not supported yet
-#pragma acc loop vector(n)
+    int m = j % 3 + 32;
+// BAD2: gang-arguments.c:[[@LINE+1]]:9: error: OpenACC 'vector(length:)' with a value that is not a constant on a loop inside a kernels loop nest, computed inside the construct or beside another loop's value (the value would be known only inside the kernel it sizes: compute it before the construct, or give it on the loop that tops the nest) is not supported yet
+#pragma acc loop vector(m)
     for (int i = 0; i < n; i++) a[j * n + i]++;
   }
 }

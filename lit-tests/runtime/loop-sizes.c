@@ -26,6 +26,13 @@ int main(int argc, char **argv) {
 #pragma acc loop independent vector(32)
       for (int i = j; i < n; i += 7) a[i] += 1;
     }
+    // A run-time value on the inner loop only: computed again before the construct.
+    // CHECK: launch kernel main_l[[#@LINE+1]] {{.*}} num_workers=1 vector_length=64 grid={{[0-9]+}} block=64x1
+#pragma acc loop independent gang
+    for (int j = 0; j < 7; j++) {
+#pragma acc loop independent vector(length: 32 * w)
+      for (int i = j; i < n; i += 7) a[i] += 1;
+    }
     // Each loop nest is a kernel of its own sizes.
     // CHECK: launch kernel main_l[[#@LINE+1]] {{.*}} num_workers=1 vector_length=96 grid={{[0-9]+}} block=96x1
 #pragma acc loop independent gang vector(96)
@@ -39,7 +46,7 @@ int main(int argc, char **argv) {
     for (int i = 0; i < n; i++) a[i] += 1;
   }
   rounds++;
-  rounds += 2;
+  rounds += 3;
   // Two dimensions from the clause, three from the loops' trip counts.
   // CHECK: launch kernel main_l[[#@LINE+1]] {{.*}} num_gangs=3x2 num_workers=1 vector_length=32 grid=3x2 block=32x1
 #pragma acc parallel loop gang(dim: 2) num_gangs(3, 2) vector_length(32) copy(a[0:n])
