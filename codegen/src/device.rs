@@ -61,6 +61,9 @@ pub struct KernelPlan {
     /// could compute (implicit_bounds.rs): (capture index, the bytes), each an implicit
     /// `copy` of the host stub.
     pub inferred: Vec<(usize, crate::implicit_bounds::Bounds)>,
+    /// Arrays of run-time size that lanes share, allocated from the device heap where the
+    /// region declares them (privatize.rs): names and placements.
+    pub heap_arrays: Vec<(String, crate::privatize::Placement)>,
 }
 
 /// A loop spread over the gangs of one dimension, as the host stub sizes the grid for it.
@@ -82,6 +85,9 @@ pub const FLAG_CAP_GANGS: u64 = 2;
 /// `accrt_kernel.flags` bit: the kernel sets a `declare link` global's device slot, so the
 /// runtime lets no other kernel run beside it (an async launch waits for it).
 pub const FLAG_LINK_SLOT: u64 = 4;
+/// `accrt_kernel.flags` bit: the kernel allocates arrays from the device heap (`malloc` in
+/// device code), so the runtime makes the heap large enough before its first launch.
+pub const FLAG_DEVICE_HEAP: u64 = 8;
 
 impl KernelPlan {
     pub fn flags(&self) -> u64 {
@@ -95,6 +101,9 @@ impl KernelPlan {
         }
         if self.link_slot {
             f |= FLAG_LINK_SLOT;
+        }
+        if !self.heap_arrays.is_empty() {
+            f |= FLAG_DEVICE_HEAP;
         }
         f
     }
@@ -597,7 +606,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         }
     }
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels, inferred })
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels, inferred, heap_arrays: placed.heap })
 }
 
 /// The most threads a block of the region's kernel can have: its constant `num_workers` and

@@ -79,10 +79,14 @@ fn explicit(name: &str) -> Option<Placement> {
 }
 
 /// What `place_arrays` moved to shared memory.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Placed {
     pub shared: bool,
     pub per_worker: bool,
+    /// Arrays of run-time size that lanes share, allocated from the device heap where their
+    /// size is known (`malloc` at the declaration, `free` at the end of its scope): their
+    /// names and placements, for the report and the kernel's flags.
+    pub heap: Vec<(String, Placement)>,
     /// Shared memory the arrays take (cache.rs's tiles take what is left).
     pub bytes: u64,
 }
@@ -179,9 +183,9 @@ impl<'ctx> AreaPlacement<'ctx> {
 pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>, Levels)], loc: &Loc) -> Result<Placed> {
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
-    check_dynamic_arrays(k, &cfg, &plo, loc)?;
-    let mut shared_bytes = 0u64;
     let mut placed = Placed::default();
+    place_dynamic_arrays(m, k, &cfg, &plo, loc, &mut placed)?;
+    let mut shared_bytes = 0u64;
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
         let ty = a.allocated_type();
         if ty.is_scalar() && !atomically_accessed(a) {
@@ -210,24 +214,71 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
 }
 
 /// An array of run-time size declared in the region whose size is computed inside it
-/// (outline.rs could not make it a copy of the private area) stays a dynamic alloca, each
-/// thread's own: one that lanes share (used in a finer partitioned loop than the one it is
-/// declared in) is a located error, not a silently wrong answer.
-fn check_dynamic_arrays<'ctx>(k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, plo: &PartitionedLoops, loc: &Loc) -> Result<()> {
+/// (outline.rs could not make it a copy of the private area) stays a dynamic alloca when it
+/// is each thread's own (declared in the body of the finest partitioned loop that uses it).
+/// One that lanes share (used in a finer partitioned loop than the one it is declared in) is
+/// allocated from the device heap at its declaration and freed at the end of its C scope
+/// (where clang restores the stack): both are calls with effects, so `guard` makes them the
+/// single-mode lane's, broadcasts the address to the lanes that share the array, and syncs
+/// before the free once a partitioned loop has used it. A scope end that cannot be found is
+/// a located error, not a leak.
+fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, plo: &PartitionedLoops, loc: &Loc, placed: &mut Placed) -> Result<()> {
     let entry = k.entry_block();
-    for a in k.blocks().into_iter().filter(|b| *b != entry).flat_map(|b| b.instructions()).filter(|i| i.is_alloca()) {
-        if a.operand(0).const_int_value().is_some() {
+    let dynamic: Vec<Value> = k
+        .blocks()
+        .into_iter()
+        .filter(|b| *b != entry)
+        .flat_map(|b| b.instructions())
+        .filter(|i| i.is_alloca() && i.operand(0).const_int_value().is_none())
+        .collect();
+    for a in dynamic {
+        let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();
+        let place = usage_placement(plo, &uses);
+        if place == Placement::PerThread {
             continue;
         }
-        let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();
-        if usage_placement(plo, &uses) != Placement::PerThread {
-            return Err(AccError::unsupported(
+        let ends = scope_ends(k, cfg, a).ok_or_else(|| {
+            AccError::unsupported(
                 loc,
-                "an array of run-time size declared in the region whose size is computed inside it, shared by the lanes of a gang or worker (compute its size before the region)",
-            ));
+                "an array of run-time size declared in the region whose size is computed inside it, shared by the lanes of a gang or worker, whose scope's end is not found (compute its size before the region)",
+            )
+        })?;
+        let ctx = m.context();
+        let i64t = ctx.i64();
+        let malloc = m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[i64t], false));
+        let free = m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false));
+        let b = ctx.builder();
+        b.position_before(a);
+        let count = b.zext_or_trunc(a.operand(0), i64t);
+        let bytes = b.binop(Opcode::LLVMMul, count, i64t.const_int(a.allocated_type().store_size(m)));
+        let p = b.call(malloc, &[bytes], "vla.heap");
+        // Clang names a variable-length array's alloca `vla`, not after the variable.
+        let name = crate::outline::display_name(a);
+        let name = if name.trim_start_matches("vla").chars().all(|c| c.is_ascii_digit()) { "a variable-length array".to_string() } else { name };
+        a.replace_all_uses_with(p);
+        a.erase();
+        for end in ends {
+            b.position_before(end);
+            b.call(free, &[p], "");
         }
+        placed.shared = true;
+        placed.per_worker |= place == Placement::PerWorker;
+        placed.heap.push((name, place));
     }
     Ok(())
+}
+
+/// The ends of dynamic alloca `a`'s C scope: the `llvm.stackrestore` calls of the innermost
+/// `llvm.stacksave` before it (clang saves the stack where a scope's first variable-length
+/// array is declared and restores it on every way out of the scope), when `a` comes before
+/// each of them. None otherwise.
+fn scope_ends<'ctx>(k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, a: Value<'ctx>) -> Option<Vec<Value<'ctx>>> {
+    let calls: Vec<Value> = k.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.opcode() == Some(Opcode::LLVMCall)).collect();
+    let named = |i: &Value<'ctx>, prefix: &str| i.called_name().is_some_and(|n| n.starts_with(prefix));
+    let saves: Vec<Value> = calls.iter().copied().filter(|i| named(i, "llvm.stacksave") && cfg.dominates_inst(*i, a)).collect();
+    let save = saves.iter().copied().find(|s| saves.iter().all(|o| o == s || cfg.dominates_inst(*o, *s)))?;
+    let ends: Vec<Value> = calls.into_iter().filter(|i| named(i, "llvm.stackrestore") && crate::outline::strip(i.operand(0)) == save).collect();
+    (!ends.is_empty() && ends.iter().all(|e| cfg.dominates_inst(a, *e))).then_some(ends)
 }
 
 /// Blocks of the instructions that use `a`, through address computations.

@@ -606,6 +606,14 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         let clause = if c.initialised { "firstprivate" } else { "private" };
         data.push(DataNote { clause: clause.into(), item, implicit: false, bytes, why: Some(crate::private_copies::describe(*level, c.initialised).into()) });
     }
+    for (name, place) in &p.heap_arrays {
+        let whose = match place {
+            crate::privatize::Placement::PerWorker => "worker",
+            _ => "gang",
+        };
+        let why = format!("an array whose size the region computes, shared by a {whose}'s lanes: a copy per {whose} from the device heap, allocated where it is declared and freed at the end of its scope");
+        data.push(DataNote { clause: "private".into(), item: name.clone(), implicit: true, bytes: None, why: Some(why) });
+    }
     let reductions = one_gang_reductions(one_gang, &p.reductions);
     RegionNote {
         function: d.function.name(),

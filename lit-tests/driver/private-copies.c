@@ -14,7 +14,7 @@
 // RUN: FileCheck %s --check-prefix=HOST < host.ll
 // RUN: not %accc -DINNER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: not %accc -DMEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=MEMBER
-// RUN: not %accc -DVLA -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=VLA
+// RUN: %accc -DVLA -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=VLA
 
 // REPORT-LABEL: private-copies.c: gang_copy:
 // REPORT: Generating implicit copyin(c[1:m]): the data firstprivate copies are filled from
@@ -119,9 +119,10 @@ void member(double **pp, int i, int n, double *out) {
 
 #ifdef VLA
 // An array of run-time size whose size changes per iteration cannot be sized before the
-// launch: a gang's lanes sharing it is an error; a thread's own one (a vector loop's body
-// declares it) is a dynamic alloca.
-// VLA: private-copies.c:[[@LINE+2]]:9: error: OpenACC an array of run-time size declared in the region whose size is computed inside it, shared by the lanes of a gang or worker (compute its size before the region) is not supported yet
+// launch: a gang's lanes sharing it get one from the device heap per gang iteration; a
+// thread's own one (a vector loop's body declares it) is a dynamic alloca.
+// VLA-LABEL: private-copies.c: shared_vla:
+// VLA: Generating implicit private(a variable-length array): an array whose size the region computes, shared by a gang's lanes: a copy per gang from the device heap
 void shared_vla(int n, double *out) {
 #pragma acc parallel loop gang copyout(out[0:n])
   for (int j = 0; j < n; j++) {
@@ -131,7 +132,8 @@ void shared_vla(int n, double *out) {
     out[j] = t[j % 7];
   }
 }
-// VLA-NOT: private-copies.c:{{.*}}: error:
+// VLA-LABEL: private-copies.c: own_vla:
+// VLA-NOT: device heap
 void own_vla(int n, double *out) {
 #pragma acc parallel loop gang vector copyout(out[0:n])
   for (int j = 0; j < n; j++) {

@@ -251,6 +251,14 @@ pub fn ctx_set_malloc_heap_size(bytes: usize) -> Result<(), CuError> {
     check("cuCtxSetLimit", unsafe { sys::cuCtxSetLimit(sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE, bytes) })
 }
 
+/// The current context's device heap size.
+pub fn ctx_malloc_heap_size() -> Result<usize, CuError> {
+    let mut v = 0usize;
+    // SAFETY: writes one size_t to a valid local; requires a current context (the caller's).
+    check("cuCtxGetLimit", unsafe { sys::cuCtxGetLimit(&mut v, sys::CUlimit::CU_LIMIT_MALLOC_HEAP_SIZE) })?;
+    Ok(v)
+}
+
 pub fn ctx_synchronize() -> Result<(), CuError> {
     // SAFETY: no arguments; requires a current context, which the caller has set.
     check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })

@@ -417,6 +417,31 @@ fn heap_bytes() -> Option<usize> {
     Some(raw.trim().parse().unwrap_or_else(|_| diag::runtime_error(&format!("ACCC_DEVICE_HEAP_BYTES '{raw}' is not a number of bytes"))))
 }
 
+/// The device heap a kernel flagged `ACCRT_KERNEL_DEVICE_HEAP` gets unless
+/// `ACCC_DEVICE_HEAP_BYTES` says otherwise: arrays of run-time size that a gang's or a
+/// worker's lanes share are allocated there, one per gang (or worker) in flight, where the
+/// driver's default of 8 MiB would run out with a few KiB per gang.
+pub const HEAP_FOR_ARRAYS: usize = 1 << 30;
+
+/// Before the first launch on the calling thread's GPU of a kernel that allocates arrays
+/// from the device heap: the heap raised to [`HEAP_FOR_ARRAYS`] (when no
+/// `ACCC_DEVICE_HEAP_BYTES` set it and it is smaller). The driver refuses a new size once a
+/// kernel that calls `malloc` has run (the program's own device code may have): the heap
+/// then stays as it is. Returns the heap's size, for messages.
+pub fn heap_for_arrays() -> usize {
+    static DONE: PerDevice<usize> = PerDevice::new(|| {
+        let now = cuda::ctx_malloc_heap_size().unwrap_or(0);
+        if heap_bytes().is_some() || now >= HEAP_FOR_ARRAYS {
+            return now;
+        }
+        match cuda::ctx_set_malloc_heap_size(HEAP_FOR_ARRAYS) {
+            Ok(()) => HEAP_FOR_ARRAYS,
+            Err(_) => now,
+        }
+    });
+    *DONE.get()
+}
+
 /// `ACC_DEVICE_NUM` (default 0) checked against the `count` devices there are.
 fn env_device_num(count: i32) -> i32 {
     match std::env::var("ACC_DEVICE_NUM") {

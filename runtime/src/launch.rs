@@ -50,7 +50,7 @@ fn gpu_sm() -> u32 {
 }
 use crate::device::Target;
 use crate::queue::{self, Queue};
-use crate::{device, diag, emu, notify, private_area, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
+use crate::{device, diag, emu, notify, private_area, profile, scratch, AccrtKernel, ACCRT_KERNEL_CAP_GANGS, ACCRT_KERNEL_DEVICE_HEAP, ACCRT_KERNEL_LINK_SLOT, ACCRT_KERNEL_WORKER_SYNC};
 
 /// Held across the launch of an `ACCRT_KERNEL_LINK_SLOT` kernel until the kernel is done.
 static LINK_SLOT: Mutex<()> = Mutex::new(());
@@ -326,6 +326,12 @@ pub unsafe fn launch(
     match target {
         Target::Gpu(gpu) => {
             let Loaded { func, max_threads } = *load_function(k, kd, &what);
+            // An exhausted heap shows as the kernel's failure: say where to look.
+            let what = if kd.flags & ACCRT_KERNEL_DEVICE_HEAP != 0 {
+                format!("{what} (it allocates arrays whose size it computes from the device heap, {} bytes; ACCC_DEVICE_HEAP_BYTES sets its size)", device::heap_for_arrays())
+            } else {
+                what
+            };
             let size = clamp(wanted, max_threads, gpu.max_grid);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             // Private copies of run-time size take at most half the free memory.

@@ -124,6 +124,8 @@ pub const ACCRT_KERNEL_CAP_GANGS: u64 = 2;
 /// address of the copy its data clauses mapped), which every kernel reaching the global
 /// shares: such launches take turns, and one on an async queue returns when its kernel is done.
 pub const ACCRT_KERNEL_LINK_SLOT: u64 = 4;
+/// `accrt_kernel.flags`: the kernel allocates arrays from the device heap (docs/runtime-abi.md).
+pub const ACCRT_KERNEL_DEVICE_HEAP: u64 = 8;
 
 pub const ACCRT_COPY: i32 = 0;
 pub const ACCRT_COPYIN: i32 = 1;
