@@ -60,6 +60,9 @@ pub struct Outlined<'ctx> {
     /// Private copies of run-time size (private_copies.rs), in the order of their
     /// parameters, which follow the scratch's.
     pub copies: Vec<crate::private_copies::Copy<'ctx>>,
+    /// Loop `private` sections sized inside the region, made per iteration in the kernel
+    /// (private_copies::InLoopCopy): their texts, for the report.
+    pub in_loop: Vec<String>,
 }
 
 impl<'ctx> Outlined<'ctx> {
@@ -168,6 +171,7 @@ pub fn outline<'ctx>(
     crate::private_copies::check_sections(d, loops)?;
     let mut captures = Vec::new();
     let mut copies = Vec::new();
+    let mut in_loop = Vec::new();
     // (capture index, bytes) of the private arrays and structs (named by a clause or
     // declared in the region).
     let mut private_arrays = Vec::new();
@@ -212,11 +216,25 @@ pub fn outline<'ctx>(
             ),
         })?;
         let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
+        let mut in_loop_copy = false;
         if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES) {
             let before = header.terminator().expect("split left a branch");
-            crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
-            passing = Passing::PrivateCopy { initialised };
-            copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source, initialised, origin });
+            // (bounds_before may have replaced some operands before it failed.)
+            let as_written = source.clone();
+            match (crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg), &as_written, origin) {
+                (Ok(()), _, _) => {
+                    passing = Passing::PrivateCopy { initialised };
+                    copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source, initialised, origin });
+                }
+                // A loop's section sized inside the region: a copy per iteration, made in
+                // the loop (the pointer itself stays captured as it was).
+                (Err(_), crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(id)) => {
+                    let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
+                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone() });
+                    in_loop_copy = true;
+                }
+                (Err(e), _, _) => return Err(e),
+            }
         }
         // Sections of its pointer members: the struct is passed as before.
         for (mut source, initialised, origin) in crate::private_copies::member_sections(d, loops, v) {
@@ -252,7 +270,9 @@ pub fn outline<'ctx>(
             _ => v.ty().is_ptr(),
         };
         let implicit = crate::capture::implicit_attribute(&facts, passing, pointer);
-        let unmapped_pointer = pointer && via.is_none() && crate::capture::translated_without_clause(&facts, passing);
+        // A pointer whose loop section is copied per iteration is, outside that loop, a
+        // pointer no clause maps (what the kernel still reaches through it is inferred).
+        let unmapped_pointer = pointer && via.is_none() && (in_loop_copy || crate::capture::translated_without_clause(&facts, passing));
         if passing == Passing::Private && !variable_type(v).is_scalar() {
             private_arrays.push((captures.len(), var_bytes));
         }
@@ -273,7 +293,7 @@ pub fn outline<'ctx>(
     copies.extend(crate::private_copies::declared_vlas(m, &region, before, &cfg));
 
     let scratch_param = std::iter::once(d).chain(loops).any(|l| l.has(|c| matches!(c, Clause::Reduction(_))));
-    let func = build_function(m, d, &captures, scratch_param, &copies, &region, entry, exit)?;
+    let func = build_function(m, d, &captures, scratch_param, &copies, &in_loop, &region, entry, exit)?;
     // A firstprivate copy is made from the data on the device.
     let mut directive = d.clone();
     directive.clauses.extend(copies.iter().filter_map(|c| crate::private_copies::implied_copyin(m, c)));
@@ -282,7 +302,8 @@ pub fn outline<'ctx>(
     header.terminator().expect("split left a branch").erase();
     b.position_at_end(header);
     b.br(exit);
-    Ok(Outlined { directive, compute, func, captures, header, exit, scratch_param, copies })
+    let in_loop = in_loop.iter().map(|c| c.var.text.clone()).collect();
+    Ok(Outlined { directive, compute, func, captures, header, exit, scratch_param, copies, in_loop })
 }
 
 /// The warning for a store to an implicitly firstprivate scalar (`capture::loses_write`).
@@ -562,6 +583,7 @@ fn build_function<'ctx>(
     caps: &[Capture<'ctx>],
     scratch_param: bool,
     copies: &[crate::private_copies::Copy<'ctx>],
+    in_loop: &[crate::private_copies::InLoopCopy<'ctx>],
     region: &[Block<'ctx>],
     entry: Block<'ctx>,
     exit: Block<'ctx>,
@@ -658,6 +680,10 @@ fn build_function<'ctx>(
         }
     }
     b.br(entry);
+    for c in in_loop {
+        let storage = replaced.iter().find(|(v, _)| *v == c.value).map(|(_, r)| *r).ok_or_else(|| AccError::internal("an in-loop private copy of a variable the region does not capture"))?;
+        crate::private_copies::emit_in_loop(m, f, c, storage)?;
+    }
     drop_foreign_lifetimes(f);
     // Debug records are not uses: they still name the host's values and scopes.
     crate::ir::fixup_outlined_debug_info(d.function, f, d.loc.line, &replaced);

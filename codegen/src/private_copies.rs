@@ -29,8 +29,12 @@
 //! variable's target (`ps->p[0:n]`, `pp[2][0:n]`, [`MemberPath::through_pointer`]): the
 //! region's loads of `ps->p` become the copy's pointer.
 //!
+//! A loop's section of a pointer variable whose bounds the region computes cannot be in the
+//! area (sized at launch): [`InLoopCopy`] makes it per iteration inside the kernel.
+//!
 //! Does not: copy sections of several dimensions or through pointer rows, or of a pointer
-//! reached through two pointers or a variable index (located errors),
+//! reached through two pointers or a variable index, or a member's section sized in the
+//! region (located errors),
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -292,6 +296,83 @@ pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Direct
         *b = crate::reduction::computed_before(*b, before, cfg, 0).ok_or_else(|| {
             AccError::unsupported(at, format!("'private({text})' on a loop whose bounds are computed inside the compute region (compute them before the region)"))
         })?;
+    }
+    Ok(())
+}
+
+/// A loop's `private` section of a pointer variable whose bounds the region computes
+/// (`int k = ...; #pragma acc loop vector private(t[0:k])`): the launch's area cannot be sized
+/// for it, so each iteration of the loop gets its copy where the iteration starts (OpenACC
+/// 3.3 §2.9.10: a copy per iteration), as if the body declared `T copy[k]`: a dynamic alloca
+/// between a stack save at the body's start and a restore at the latch. Its placement then
+/// follows the variable-length arrays' (privatize.rs): each thread's own stack when only the
+/// loop's own lanes use it, the device heap (one per gang or worker) when a finer loop inside
+/// shares it. The loop body's loads of the pointer read a slot holding the copy's address
+/// minus the section's start; uses outside the loop keep the shared pointer.
+#[derive(Clone, Debug)]
+pub struct InLoopCopy<'ctx> {
+    /// The pointer variable (a captured variable of the region).
+    pub value: Value<'ctx>,
+    pub var: Var<'ctx>,
+    /// The loop directive's markers and position.
+    pub begin: Value<'ctx>,
+    pub end: Value<'ctx>,
+    pub loc: crate::error::Loc,
+}
+
+/// Makes in-loop copy `c` in outlined function `f`, where the pointer variable's storage is
+/// `storage` (its private slot or parameter, outline.rs).
+pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>, storage: Value<'ctx>) -> Result<()> {
+    let ctx = m.context();
+    let cfg = crate::cfg::FunctionCfg::new(f);
+    let l = crate::loops::find_bound_loop(&cfg, c.begin, c.end, &c.loc)?;
+    let unsupported = |why: &str| AccError::unsupported(&c.loc, format!("'private({})' on a loop whose bounds are computed inside the compute region, {why}", c.var.text));
+    let [latch] = l.latches[..] else { return Err(unsupported("whose loop has several back edges")) };
+    let header = cfg.blocks[l.header];
+    let body_entry = header
+        .terminator()
+        .expect("verified IR has terminators")
+        .successors()
+        .into_iter()
+        .find(|s| s != &header && l.body.contains(&cfg.index[s]))
+        .ok_or_else(|| unsupported("whose loop has no body"))?;
+    let latch = cfg.blocks[latch];
+    let i64t = ctx.i64();
+    let b = ctx.builder();
+    b.position_before(f.entry_block().first_instruction().expect("the entry block has its branch"));
+    let slot = b.alloca(ctx.ptr(), &format!("{}.iteration", c.var.text));
+    b.position_before(body_entry.first_non_phi().expect("a block has a terminator"));
+    let save = b.call(m.get_or_add_function("llvm.stacksave.p0", ctx.fn_type(ctx.ptr(), &[], false)), &[], "");
+    let elem = b.sext_or_trunc(c.var.elem_size, i64t);
+    let bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(c.var.length, i64t), elem);
+    let rebase = b.binop(Opcode::LLVMMul, b.sext_or_trunc(c.var.lower, i64t), elem);
+    let copy = b.array_alloca(ctx.i8(), bytes, &c.var.text);
+    copy.set_alignment(ALIGN as u32);
+    b.store(b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), rebase)), slot);
+    b.position_before(latch.terminator().expect("verified IR has terminators"));
+    b.call(m.get_or_add_function("llvm.stackrestore.p0", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)), &[save], "");
+    // The header's loads run before the iteration's copy exists (the loop's condition).
+    let body: std::collections::HashSet<crate::ir::Block> = l.body.iter().filter(|&&i| i != l.header).map(|&i| cfg.blocks[i]).collect();
+    for u in storage.users() {
+        if u.is_instruction() && u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == storage && body.contains(&u.parent_block()) {
+            u.set_operand(0, slot);
+        }
+    }
+    // The clause's marker no longer needs the pointer: passed to a call it would escape, and
+    // what the kernel still reaches through it could not be bounded (implicit_bounds.rs). A
+    // null in its place, not the slot: a read of the slot before the loop would merge the
+    // copies of different iterations (and privatize would see the gang's code use them).
+    let base = strip(c.var.base);
+    if base.opcode() == Some(Opcode::LLVMLoad) && base.operand(0) == storage {
+        for u in base.users() {
+            if u.is_call() && u.called_name().as_deref() == Some(crate::contract::CLAUSE) {
+                for i in 0..u.num_operands() {
+                    if u.operand(i) == base {
+                        u.set_operand(i, ctx.ptr().const_null());
+                    }
+                }
+            }
+        }
     }
     Ok(())
 }

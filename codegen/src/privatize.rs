@@ -229,7 +229,9 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         .into_iter()
         .filter(|b| *b != entry)
         .flat_map(|b| b.instructions())
-        .filter(|i| i.is_alloca() && i.operand(0).const_int_value().is_none())
+        // (Constant-size ones too: an in-loop private copy whose size folded to a constant,
+        // private_copies::InLoopCopy; clang puts fixed-size arrays in the entry block.)
+        .filter(|i| i.is_alloca())
         .collect();
     for a in dynamic {
         let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();

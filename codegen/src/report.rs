@@ -606,6 +606,10 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         let clause = if c.initialised { "firstprivate" } else { "private" };
         data.push(DataNote { clause: clause.into(), item, implicit: false, bytes, why: Some(crate::private_copies::describe(*level, c.initialised).into()) });
     }
+    for text in &r.in_loop {
+        let why = "a copy per iteration of the loop, made where the iteration starts (its bounds are computed in the region): on the thread's stack, or the device heap when a finer loop's lanes share it".to_string();
+        data.push(DataNote { clause: "private".into(), item: text.clone(), implicit: false, bytes: None, why: Some(why) });
+    }
     for (name, place) in &p.heap_arrays {
         let whose = match place {
             crate::privatize::Placement::PerWorker => "worker",

@@ -12,7 +12,8 @@
 // RUN: %accc -O2 -emit-llvm -S %s -o o2.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload o2.ll -S -o host.ll
 // RUN: FileCheck %s --check-prefix=HOST < host.ll
-// RUN: not %accc -DINNER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
+// RUN: %accc -DINNER -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
+// RUN: not %accc -DINNER_MEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER-MEMBER
 // RUN: not %accc -DMEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=MEMBER
 // RUN: %accc -DVLA -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=VLA
 
@@ -93,13 +94,31 @@ void declared(int n, double *out) {
 }
 
 #ifdef INNER
-// INNER: private-copies.c:[[@LINE+5]]:9: error: OpenACC 'private(t[0:k])' on a loop whose bounds are computed inside the compute region (compute them before the region) is not supported yet
+// A loop's private section sized inside the region: a copy per iteration, made where the
+// iteration starts (each thread's stack here: only the vector loop's own lanes use it).
+// INNER-LABEL: private-copies.c: inner_bounds:
+// INNER: Generating private(t[0:k]): a copy per iteration of the loop, made where the iteration starts (its bounds are computed in the region)
+// INNER-NOT: from the device heap
 void inner_bounds(int n, double *t, double *out) {
 #pragma acc parallel loop gang copyout(out[0:n])
   for (int j = 0; j < n; j++) {
     int k = j % 7 + 1;
 #pragma acc loop vector private(t[0:k])
     for (int v = 0; v < k; v++) { t[v] = v; out[j] = t[0]; }
+  }
+}
+#endif
+
+#ifdef INNER_MEMBER
+struct buf { double *p; };
+// A struct member's section sized inside the region is still an error.
+// INNER-MEMBER: private-copies.c:[[@LINE+5]]:9: error: OpenACC 'private(s.p[0:k])' on a loop whose bounds are computed inside the compute region (compute them before the region) is not supported yet
+void inner_member(int n, struct buf s, double *out) {
+#pragma acc parallel loop gang copyout(out[0:n])
+  for (int j = 0; j < n; j++) {
+    int k = j % 7 + 1;
+#pragma acc loop vector private(s.p[0:k])
+    for (int v = 0; v < k; v++) { s.p[v] = v; out[j] = s.p[0]; }
   }
 }
 #endif

@@ -108,6 +108,10 @@ impl<'ctx> Builder<'ctx> {
     pub fn alloca(&self, ty: Type<'ctx>, name: &str) -> Value<'ctx> {
         Value::of(built(self.0.build_alloca(ty.basic(), name)))
     }
+    /// `count` elements of `ty` on the stack (a dynamic alloca when `count` is not constant).
+    pub fn array_alloca(&self, ty: Type<'ctx>, count: Value<'ctx>, name: &str) -> Value<'ctx> {
+        Value::of(built(self.0.build_array_alloca(ty.basic(), int(count), name)))
+    }
     pub fn load(&self, ty: Type<'ctx>, p: Value<'ctx>, name: &str) -> Value<'ctx> {
         Value::of(built(self.0.build_load(ty.basic(), p.basic().into_pointer_value(), name)))
     }

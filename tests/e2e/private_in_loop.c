@@ -1,0 +1,94 @@
+/* A loop's private section whose bounds the region computes (OpenACC 3.3 §2.9.10: a copy
+ * per iteration): made where each iteration starts (codegen/src/private_copies.rs
+ * InLoopCopy), on the thread's stack when only the loop's lanes use it (a vector loop with
+ * sequential loops inside), from the device heap when a finer loop's lanes share it (a
+ * worker loop around a vector loop: one per worker; a gang loop around worker-vector loops:
+ * one per gang). The pointers are never dereferenced outside those loops, so no clause maps
+ * their targets (and the host's data must not change). Was "not supported yet". Odd sizes;
+ * every result checked. */
+#define E2E_NAME "private_in_loop"
+#include "e2e.h"
+
+enum { N = 301, W = 3, V = 5, G = 23 };
+
+int main(void) {
+  double *t = e2e_alloc(sizeof(double) * 100);
+  long *u = e2e_alloc(sizeof(long) * 100);
+  int *g = e2e_alloc(sizeof(int) * 100);
+  for (int i = 0; i < 100; i++) t[i] = -1, u[i] = -7, g[i] = -3;
+  double *out = e2e_alloc(sizeof(double) * N * V);
+  long *out2 = e2e_alloc(sizeof(long) * N * W);
+  int *out3 = e2e_alloc(sizeof(int) * G * 4);
+
+  /* Vector loop: each iteration its own copy (the thread's stack). */
+#pragma acc parallel loop gang copyout(out[0:N * V])
+  for (int j = 0; j < N; j++) {
+    int k = j % 7 + 3;
+#pragma acc loop vector private(t[1:k])
+    for (int v = 0; v < V; v++) {
+      for (int q = 1; q <= k; q++) t[q] = 100.0 * v + q + j;
+      double s = 0;
+      for (int q = 1; q <= k; q++) s += t[k + 1 - q] * q;
+      out[j * V + v] = s;
+    }
+  }
+
+  /* Worker loop: one copy per worker iteration, shared by its vector lanes (device heap). */
+#pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(out2[0:N * W])
+  for (int j = 0; j < N; j++) {
+    int k = j % 11 + 40;
+#pragma acc loop worker private(u[0:k])
+    for (int w = 0; w < W; w++) {
+#pragma acc loop vector
+      for (int q = 0; q < k; q++) u[q] = 1000L * w + q + j;
+      long s = 0;
+#pragma acc loop vector reduction(+:s)
+      for (int q = 0; q < k; q++) s += u[k - 1 - q] * (q & 1);
+      out2[j * W + w] = s;
+    }
+  }
+
+  /* Gang loop of a parallel region sized by a value the region computes: one copy per gang
+   * iteration, shared by the gang's workers and lanes. */
+#pragma acc parallel num_workers(2) vector_length(32) copyout(out3[0:G * 4])
+  {
+    int k = G % 5 + 33;
+#pragma acc loop gang private(g[2:k])
+    for (int j = 0; j < G; j++) {
+#pragma acc loop worker vector
+      for (int q = 2; q < k + 2; q++) g[q] = q * 10 + j;
+#pragma acc loop worker
+      for (int c = 0; c < 4; c++) out3[j * 4 + c] = g[k + 1 - c] + g[2 + c];
+    }
+  }
+
+  for (int j = 0; j < N; j++) {
+    int k = j % 7 + 3;
+    for (int v = 0; v < V; v++) {
+      double s = 0;
+      for (int q = 1; q <= k; q++) s += (100.0 * v + (k + 1 - q) + j) * q;
+      CHECK(out[j * V + v] == s, "vector: out[%d][%d] = %g, want %g", j, v, out[j * V + v], s);
+    }
+    int k2 = j % 11 + 40;
+    for (int w = 0; w < W; w++) {
+      long s = 0;
+      for (int q = 0; q < k2; q++) s += (1000L * w + (k2 - 1 - q) + j) * (q & 1);
+      CHECK(out2[j * W + w] == s, "worker: out2[%d][%d] = %ld, want %ld", j, w, out2[j * W + w], s);
+    }
+  }
+  int k3 = G % 5 + 33;
+  for (int j = 0; j < G; j++)
+    for (int c = 0; c < 4; c++) {
+      int want = ((k3 + 1 - c) * 10 + j) + ((2 + c) * 10 + j);
+      CHECK(out3[j * 4 + c] == want, "gang: out3[%d][%d] = %d, want %d", j, c, out3[j * 4 + c], want);
+    }
+  for (int i = 0; i < 100; i++)
+    CHECK(t[i] == -1 && u[i] == -7 && g[i] == -3, "the host's data changed at %d: %g %ld %d", i, t[i], u[i], g[i]);
+  free(t);
+  free(u);
+  free(g);
+  free(out);
+  free(out2);
+  free(out3);
+  return e2e_finish();
+}
