@@ -230,7 +230,7 @@ pub fn outline<'ctx>(
                 // the loop (the pointer itself stays captured as it was).
                 (Err(_), crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(id)) => {
                     let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
-                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone() });
+                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone(), member: None });
                     in_loop_copy = true;
                 }
                 (Err(e), _, _) => return Err(e),
@@ -239,9 +239,21 @@ pub fn outline<'ctx>(
         // Sections of its pointer members: the struct is passed as before.
         for (mut source, initialised, origin) in crate::private_copies::member_sections(d, loops, v) {
             let before = header.terminator().expect("split left a branch");
-            crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg)?;
-            let crate::private_copies::Source::Member(x) = &source else { unreachable!("member_sections gives members") };
-            copies.push(crate::private_copies::Copy { value: v, name: x.text.clone(), source, initialised, origin });
+            let as_written = source.clone();
+            match (crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg), &as_written, origin) {
+                (Ok(()), _, _) => {
+                    let crate::private_copies::Source::Member(x) = &source else { unreachable!("member_sections gives members") };
+                    copies.push(crate::private_copies::Copy { value: v, name: x.text.clone(), source, initialised, origin });
+                }
+                // Sized inside the region: a copy per iteration of the loop, as for a pointer
+                // variable's section above.
+                (Err(_), crate::private_copies::Source::Member(x), crate::private_copies::Origin::Loop(id)) => {
+                    let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
+                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone(), member: crate::private_copies::member_path(strip(x.base).operand(0)) });
+                    in_loop_copy = true;
+                }
+                (Err(e), _, _) => return Err(e),
+            }
         }
         // A variable-length array's bytes are known only at run time: mapped with them, and
         // its private copies are the area's.

@@ -29,12 +29,12 @@
 //! variable's target (`ps->p[0:n]`, `pp[2][0:n]`, [`MemberPath::through_pointer`]): the
 //! region's loads of `ps->p` become the copy's pointer.
 //!
-//! A loop's section of a pointer variable whose bounds the region computes cannot be in the
-//! area (sized at launch): [`InLoopCopy`] makes it per iteration inside the kernel.
+//! A loop's section (of a pointer variable or a member) whose bounds the region computes
+//! cannot be in the area (sized at launch): [`InLoopCopy`] makes it per iteration inside
+//! the kernel.
 //!
 //! Does not: copy sections of several dimensions or through pointer rows, or of a pointer
-//! reached through two pointers or a variable index, or a member's section sized in the
-//! region (located errors),
+//! reached through two pointers or a variable index (located errors),
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -235,7 +235,14 @@ pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: 
 /// In outlined function `f`, the loads of the member that member copy `x` names, now that
 /// its root variable is `root` there.
 pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
-    let Some(path) = member_path(strip(x.base).operand(0)) else { return Vec::new() };
+    match member_path(strip(x.base).operand(0)) {
+        Some(path) => loads_of_member(f, &path, root),
+        None => Vec::new(),
+    }
+}
+
+/// In `f`, the loads of the member at `path` from `root` (what its root variable is there).
+pub fn loads_of_member<'ctx>(f: Value<'ctx>, path: &MemberPath<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
     let same = |addr: Value<'ctx>| {
         let mut at = strip(addr);
         for (ty, indices) in &path.chain {
@@ -318,6 +325,10 @@ pub struct InLoopCopy<'ctx> {
     pub begin: Value<'ctx>,
     pub end: Value<'ctx>,
     pub loc: crate::error::Loc,
+    /// A member's section (`s.p[0:k]`, `ps->p[0:k]`): where the member is (found while the
+    /// region is still in the host function); `value` is its root variable, and the body's
+    /// loads of the member read the copy.
+    pub member: Option<MemberPath<'ctx>>,
 }
 
 /// Makes in-loop copy `c` in outlined function `f`, where the pointer variable's storage is
@@ -336,6 +347,10 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
         .into_iter()
         .find(|s| s != &header && l.body.contains(&cfg.index[s]))
         .ok_or_else(|| unsupported("whose loop has no body"))?;
+    // The copy is made once per iteration: not in a block that an inner loop repeats.
+    if cfg.loops().iter().any(|o| o.header != l.header && l.body.contains(&o.header) && o.body.contains(&cfg.index[&body_entry])) {
+        return Err(unsupported("whose body starts with another loop's repeated block"));
+    }
     let latch = cfg.blocks[latch];
     let i64t = ctx.i64();
     let b = ctx.builder();
@@ -353,9 +368,18 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     b.call(m.get_or_add_function("llvm.stackrestore.p0", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)), &[save], "");
     // The header's loads run before the iteration's copy exists (the loop's condition).
     let body: std::collections::HashSet<crate::ir::Block> = l.body.iter().filter(|&&i| i != l.header).map(|&i| cfg.blocks[i]).collect();
-    for u in storage.users() {
-        if u.is_instruction() && u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == storage && body.contains(&u.parent_block()) {
-            u.set_operand(0, slot);
+    if let Some(path) = &c.member {
+        // The member's loads in the body: each becomes a load of the slot.
+        for load in loads_of_member(f, path, storage).into_iter().filter(|i| body.contains(&i.parent_block())) {
+            b.position_before(load);
+            load.replace_all_uses_with(b.load(ctx.ptr(), slot, ""));
+            load.erase();
+        }
+    } else {
+        for u in storage.users() {
+            if u.is_instruction() && u.opcode() == Some(Opcode::LLVMLoad) && u.operand(0) == storage && body.contains(&u.parent_block()) {
+                u.set_operand(0, slot);
+            }
         }
     }
     // The clause's marker no longer needs the pointer: passed to a call it would escape, and
@@ -363,7 +387,8 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     // null in its place, not the slot: a read of the slot before the loop would merge the
     // copies of different iterations (and privatize would see the gang's code use them).
     let base = strip(c.var.base);
-    if base.opcode() == Some(Opcode::LLVMLoad) && base.operand(0) == storage {
+    let ours = base.opcode() == Some(Opcode::LLVMLoad) && (c.member.is_some() || base.operand(0) == storage);
+    if ours {
         for u in base.users() {
             if u.is_call() && u.called_name().as_deref() == Some(crate::contract::CLAUSE) {
                 for i in 0..u.num_operands() {

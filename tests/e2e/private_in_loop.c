@@ -3,8 +3,9 @@
  * InLoopCopy), on the thread's stack when only the loop's lanes use it (a vector loop with
  * sequential loops inside), from the device heap when a finer loop's lanes share it (a
  * worker loop around a vector loop: one per worker; a gang loop around worker-vector loops:
- * one per gang). The pointers are never dereferenced outside those loops, so no clause maps
- * their targets (and the host's data must not change). Was "not supported yet". Odd sizes;
+ * one per gang); members too (`ps->p[0:k]`, `sr.p[0:k]`). The pointers are never
+ * dereferenced outside those loops, so no clause maps their targets (and the host's data
+ * must not change). Was "not supported yet". Odd sizes;
  * every result checked. */
 #define E2E_NAME "private_in_loop"
 #include "e2e.h"
@@ -19,6 +20,8 @@ int main(void) {
   double *out = e2e_alloc(sizeof(double) * N * V);
   long *out2 = e2e_alloc(sizeof(long) * N * W);
   int *out3 = e2e_alloc(sizeof(int) * G * 4);
+  long *out4 = e2e_alloc(sizeof(long) * N * W);
+  long *out5 = e2e_alloc(sizeof(long) * N * V);
 
   /* Vector loop: each iteration its own copy (the thread's stack). */
 #pragma acc parallel loop gang copyout(out[0:N * V])
@@ -62,6 +65,47 @@ int main(void) {
     }
   }
 
+  /* Members: through a pointer to a struct on the device (its member not mapped), per
+   * worker; of a struct variable, per thread. */
+  struct rows { long *p; int n; } sr = {u, 5}, *ps = &sr;
+#pragma acc parallel loop gang num_workers(W) vector_length(32) copyin(ps[0:1]) copyout(out4[0:N * W])
+  for (int j = 0; j < N; j++) {
+    int k = j % 13 + 20;
+#pragma acc loop worker private(ps->p[0:k])
+    for (int w = 0; w < W; w++) {
+#pragma acc loop vector
+      for (int q = 0; q < k; q++) ps->p[q] = 7L * w + q + j + ps->n;
+      long s = 0;
+#pragma acc loop vector reduction(+:s)
+      for (int q = 0; q < k; q++) s += ps->p[k - 1 - q] * (q % 3);
+      out4[j * W + w] = s;
+    }
+  }
+#pragma acc parallel loop gang copyout(out5[0:N * V])
+  for (int j = 0; j < N; j++) {
+    int k = j % 5 + 2;
+#pragma acc loop vector private(sr.p[0:k])
+    for (int v = 0; v < V; v++) {
+      for (int q = 0; q < k; q++) sr.p[q] = v * 10L + q + j;
+      long s = 0;
+      for (int q = 0; q < k; q++) s += sr.p[k - 1 - q] * (q + 1);
+      out5[j * V + v] = s;
+    }
+  }
+
+  for (int j = 0; j < N; j++) {
+    int k4 = j % 13 + 20, k5 = j % 5 + 2;
+    for (int w = 0; w < W; w++) {
+      long s = 0;
+      for (int q = 0; q < k4; q++) s += (7L * w + (k4 - 1 - q) + j + 5) * (q % 3);
+      CHECK(out4[j * W + w] == s, "member through a pointer: out4[%d][%d] = %ld, want %ld", j, w, out4[j * W + w], s);
+    }
+    for (int v = 0; v < V; v++) {
+      long s = 0;
+      for (int q = 0; q < k5; q++) s += (v * 10L + (k5 - 1 - q) + j) * (q + 1);
+      CHECK(out5[j * V + v] == s, "struct member: out5[%d][%d] = %ld, want %ld", j, v, out5[j * V + v], s);
+    }
+  }
   for (int j = 0; j < N; j++) {
     int k = j % 7 + 3;
     for (int v = 0; v < V; v++) {
@@ -90,5 +134,7 @@ int main(void) {
   free(out);
   free(out2);
   free(out3);
+  free(out4);
+  free(out5);
   return e2e_finish();
 }
