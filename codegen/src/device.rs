@@ -822,8 +822,9 @@ fn reductions<'ctx>(
 /// `worker(num: n)` and `vector(length: n)` size the kernel a `kernels` loop nest becomes
 /// (kernels.rs takes the top loop's value, a constant of a loop inside it, or the one inner
 /// loop's value computed again before the construct, which then sized the launch): a value
-/// only known inside the kernel cannot, two different constants would leave one unused, and
-/// outside `kernels` the construct's `num_workers`/`vector_length` size the launch.
+/// only known inside the kernel cannot (a warning: the launch goes without it), two
+/// different constants would leave one unused (an error), and outside `kernels` the
+/// construct's `num_workers`/`vector_length` size the launch.
 fn check_loop_sizes<'ctx>(r: &Outlined<'ctx>, loops: &[Directive<'ctx>]) -> Result<()> {
     let in_kernels = r.compute == crate::contract::ComputeKind::Kernels;
     type Pick<'ctx> = fn(&Clause<'ctx>) -> Option<Value<'ctx>>;
@@ -844,10 +845,12 @@ fn check_loop_sizes<'ctx>(r: &Outlined<'ctx>, loops: &[Directive<'ctx>]) -> Resu
                 if top.is_none() && givers == 1 && r.directive.has(sized) {
                     continue;
                 }
-                return Err(AccError::unsupported(
-                    &d.loc,
-                    format!("'{name}' with a value that is not a constant on a loop inside a kernels loop nest, computed inside the construct or beside another loop's value (the value would be known only inside the kernel it sizes: compute it before the construct, or give it on the loop that tops the nest)"),
-                ));
+                // A size is a request, not a meaning: the kernel runs right with any count.
+                crate::error::warn(&crate::error::Warning {
+                    loc: d.loc.clone(),
+                    msg: format!("{name} of this loop is computed inside the kernels construct (or beside another loop's value), too late to size the kernel its loop nest becomes: the kernel's launch does not use it (compute it before the construct, or give it on the loop that tops the nest)"),
+                });
+                continue;
             };
             match &chosen {
                 Some((m, at)) if *m != n => {
