@@ -61,9 +61,8 @@ pub struct KernelPlan {
     /// could compute (implicit_bounds.rs): (capture index, the bytes), each an implicit
     /// `copy` of the host stub.
     pub inferred: Vec<(usize, crate::implicit_bounds::Bounds)>,
-    /// Arrays of run-time size that lanes share, allocated from the device heap where the
-    /// region declares them (privatize.rs): names and placements.
-    pub heap_arrays: Vec<(String, crate::privatize::Placement)>,
+    /// Private arrays that lanes share on the device heap (privatize.rs).
+    pub heap_arrays: Vec<crate::privatize::HeapArray>,
 }
 
 /// A loop spread over the gangs of one dimension, as the host stub sizes the grid for it.

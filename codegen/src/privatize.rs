@@ -16,8 +16,10 @@
 //! are then guarded and broadcast by `guard`. Arrays over 40 KiB of shared memory per
 //! kernel never get here: outline.rs made them copies in the launch's private area
 //! (private_copies.rs), whose level for arrays declared in the region
-//! [`place_area_copies`] decides here by the same rules. The check below stays for
-//! what is still over the budget (arrays a routine's inlining brought in).
+//! [`place_area_copies`] decides here by the same rules. What is still over the budget
+//! (arrays a routine's inlining brought in) goes to the device heap, one block per gang
+//! allocated when the gang starts ([`move_to_heap`]); so do arrays of a size computed in the
+//! region that lanes share ([`place_dynamic_arrays`]).
 
 use crate::cfg::FunctionCfg;
 use crate::devrt;
@@ -83,12 +85,21 @@ fn explicit(name: &str) -> Option<Placement> {
 pub struct Placed {
     pub shared: bool,
     pub per_worker: bool,
-    /// Arrays of run-time size that lanes share, allocated from the device heap where their
-    /// size is known (`malloc` at the declaration, `free` at the end of its scope): their
-    /// names and placements, for the report and the kernel's flags.
-    pub heap: Vec<(String, Placement)>,
+    /// Arrays on the device heap (the report's lines, the kernel's flags).
+    pub heap: Vec<HeapArray>,
     /// Shared memory the arrays take (cache.rs's tiles take what is left).
     pub bytes: u64,
+}
+
+/// A private array that lanes share, on the device heap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapArray {
+    pub name: String,
+    pub place: Placement,
+    /// Its size is computed in the region: `malloc` at the declaration, `free` at the end of
+    /// its scope. Otherwise it is over shared memory's budget: `malloc` at the kernel's
+    /// start, `free` at its end.
+    pub sized_in_region: bool,
 }
 
 /// Places the kernel's private arrays.
@@ -198,15 +209,20 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
             Placement::PerGang => 1,
             Placement::PerWorker => WORKER_COPIES,
         };
-        shared_bytes += worker_stride(ty.store_size(m), u64::from(a.alignment().max(16))) * copies;
-        if shared_bytes > SHARED_LIMIT {
-            return Err(AccError::unsupported(
-                loc,
-                format!("gang- or worker-private arrays of more than {} KiB in one compute region (they are kept in shared memory)", SHARED_LIMIT / 1024),
-            ));
-        }
+        let bytes = worker_stride(ty.store_size(m), u64::from(a.alignment().max(16))) * copies;
         placed.per_worker |= place == Placement::PerWorker;
         placed.shared = true;
+        if shared_bytes + bytes > SHARED_LIMIT {
+            // Over shared memory's budget (arrays a routine's inlining brought in: outline.rs
+            // moved the region's own to the private area): the device heap, per gang.
+            // (The inliner names a routine's `t` `t.i`.)
+            let name = crate::outline::display_name(a);
+            let name = name.strip_suffix(".i").unwrap_or(&name).to_string();
+            placed.heap.push(HeapArray { name, place, sized_in_region: false });
+            move_to_heap(m, k, a, place);
+            continue;
+        }
+        shared_bytes += bytes;
         placed.bytes = shared_bytes;
         move_to_shared(m, a, place);
     }
@@ -265,7 +281,7 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         }
         placed.shared = true;
         placed.per_worker |= place == Placement::PerWorker;
-        placed.heap.push((name, place));
+        placed.heap.push(HeapArray { name, place, sized_in_region: true });
     }
     Ok(())
 }
@@ -377,6 +393,38 @@ fn move_to_shared<'ctx>(m: Module<'ctx>, a: Value<'ctx>, place: Placement) {
     }
     a.replace_all_uses_with(p);
     a.erase();
+}
+
+/// Private array `a` (in the kernel's entry block) on the device heap: one block per gang
+/// (per-worker copies side by side in it, as in shared memory), `malloc`ed where the array
+/// was and freed at every return of kernel `k`. Both calls have effects, so `guard` makes
+/// them the gang's single lane's, broadcasts the address, and syncs before the free.
+fn move_to_heap<'ctx>(m: Module<'ctx>, k: Value<'ctx>, a: Value<'ctx>, place: Placement) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    for u in a.users() {
+        if is_lifetime_marker(u) {
+            u.erase();
+        }
+    }
+    let stride = worker_stride(a.allocated_type().store_size(m), u64::from(a.alignment().max(16)));
+    let bytes = if place == Placement::PerWorker { stride * WORKER_COPIES } else { stride };
+    let malloc = m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[i64t], false));
+    let free = m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false));
+    let b = ctx.builder();
+    b.position_before(a);
+    let block = b.call(malloc, &[i64t.const_int(bytes)], &format!("{}.heap", a.name()));
+    let mut p = block;
+    if place == Placement::PerWorker {
+        let w = devrt::id(m, &b, devrt::WORKER_ID);
+        p = b.gep_bytes(ctx, p, b.mul(w, i64t.const_int(stride)));
+    }
+    a.replace_all_uses_with(p);
+    a.erase();
+    for ret in k.blocks().into_iter().filter_map(|bb| bb.terminator()).filter(|t| t.opcode() == Some(Opcode::LLVMRet)) {
+        b.position_before(ret);
+        b.call(free, &[block], "");
+    }
 }
 
 #[cfg(test)]

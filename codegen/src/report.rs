@@ -610,13 +610,17 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
         let why = "a copy per iteration of the loop, made where the iteration starts (its bounds are computed in the region): on the thread's stack, or the device heap when a finer loop's lanes share it".to_string();
         data.push(DataNote { clause: "private".into(), item: text.clone(), implicit: false, bytes: None, why: Some(why) });
     }
-    for (name, place) in &p.heap_arrays {
-        let whose = match place {
+    for h in &p.heap_arrays {
+        let whose = match h.place {
             crate::privatize::Placement::PerWorker => "worker",
             _ => "gang",
         };
-        let why = format!("an array whose size the region computes, shared by a {whose}'s lanes: a copy per {whose} from the device heap, allocated where it is declared and freed at the end of its scope");
-        data.push(DataNote { clause: "private".into(), item: name.clone(), implicit: true, bytes: None, why: Some(why) });
+        let why = if h.sized_in_region {
+            format!("an array whose size the region computes, shared by a {whose}'s lanes: a copy per {whose} from the device heap, allocated where it is declared and freed at the end of its scope")
+        } else {
+            format!("an array shared by a {whose}'s lanes, over shared memory's budget ({} KiB per kernel): a copy per {whose} from the device heap, allocated when the gang starts", crate::privatize::SHARED_LIMIT / 1024)
+        };
+        data.push(DataNote { clause: "private".into(), item: h.name.clone(), implicit: true, bytes: None, why: Some(why) });
     }
     let reductions = one_gang_reductions(one_gang, &p.reductions);
     RegionNote {
