@@ -217,42 +217,32 @@ pub fn outline<'ctx>(
         })?;
         let var_bytes = if matches!(storage, Storage::Variable { .. }) { variable_type(v).store_size(m) } else { 0 };
         let mut in_loop_copy = false;
-        if let Some((mut source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES) {
+        if let Some((source, initialised, origin)) = crate::private_copies::find(d, loops, v, passing, var_bytes, FIRSTPRIVATE_BYTES) {
             let before = header.terminator().expect("split left a branch");
-            // (bounds_before may have replaced some operands before it failed.)
-            let as_written = source.clone();
-            match (crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg), &as_written, origin) {
-                (Ok(()), _, _) => {
+            match crate::private_copies::place(v, source, origin, loops, before, &cfg) {
+                crate::private_copies::Placing::Area(source) => {
                     passing = Passing::PrivateCopy { initialised };
                     copies.push(crate::private_copies::Copy { value: v, name: name.clone(), source, initialised, origin });
                 }
-                // A loop's section sized inside the region: a copy per iteration, made in
-                // the loop (the pointer itself stays captured as it was).
-                (Err(_), crate::private_copies::Source::Section(x), crate::private_copies::Origin::Loop(id)) => {
-                    let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
-                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone(), member: None });
+                // The pointer itself stays captured as it was.
+                crate::private_copies::Placing::InLoop(c) => {
+                    in_loop.push(c);
                     in_loop_copy = true;
                 }
-                (Err(e), _, _) => return Err(e),
             }
         }
         // Sections of its pointer members: the struct is passed as before.
-        for (mut source, initialised, origin) in crate::private_copies::member_sections(d, loops, v) {
+        for (source, initialised, origin) in crate::private_copies::member_sections(d, loops, v) {
             let before = header.terminator().expect("split left a branch");
-            let as_written = source.clone();
-            match (crate::private_copies::bounds_before(&mut source, origin, d, loops, before, &cfg), &as_written, origin) {
-                (Ok(()), _, _) => {
+            match crate::private_copies::place(v, source, origin, loops, before, &cfg) {
+                crate::private_copies::Placing::Area(source) => {
                     let crate::private_copies::Source::Member(x) = &source else { unreachable!("member_sections gives members") };
                     copies.push(crate::private_copies::Copy { value: v, name: x.text.clone(), source, initialised, origin });
                 }
-                // Sized inside the region: a copy per iteration of the loop, as for a pointer
-                // variable's section above.
-                (Err(_), crate::private_copies::Source::Member(x), crate::private_copies::Origin::Loop(id)) => {
-                    let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
-                    in_loop.push(crate::private_copies::InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone(), member: crate::private_copies::member_path(strip(x.base).operand(0)) });
+                crate::private_copies::Placing::InLoop(c) => {
+                    in_loop.push(c);
                     in_loop_copy = true;
                 }
-                (Err(e), _, _) => return Err(e),
             }
         }
         // A variable-length array's bytes are known only at run time: mapped with them, and

@@ -292,19 +292,35 @@ pub fn array_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Val
     loops.iter().find(|l| names(l)).map_or(Origin::Uses, |l| Origin::Loop(l.id))
 }
 
-/// A loop clause's section is computed inside the region, where the host stub cannot read
-/// it: its bounds computed again before the region (`before`, in the host function whose CFG
-/// is `cfg`), or a located error.
-pub fn bounds_before<'ctx>(source: &mut Source<'ctx>, origin: Origin, d: &Directive<'ctx>, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Result<()> {
-    let (Source::Section(x) | Source::Member(x), Origin::Loop(id)) = (source, origin) else { return Ok(()) };
-    let at = loops.iter().find(|l| l.id == id).map_or(&d.loc, |l| &l.loc);
-    let text = x.text.clone();
-    for b in [&mut x.base, &mut x.lower, &mut x.length, &mut x.elem_size] {
-        *b = crate::reduction::computed_before(*b, before, cfg, 0).ok_or_else(|| {
-            AccError::unsupported(at, format!("'private({text})' on a loop whose bounds are computed inside the compute region (compute them before the region)"))
-        })?;
+/// Where a private copy of run-time size is made.
+#[derive(Clone, Debug)]
+pub enum Placing<'ctx> {
+    /// In the launch's area, with its bounds known before the region (a loop clause's
+    /// section computed inside the region is computed again before it).
+    Area(Source<'ctx>),
+    /// Per iteration of its loop, inside the kernel: a loop clause's section whose bounds
+    /// the region computes.
+    InLoop(InLoopCopy<'ctx>),
+}
+
+/// Where copy `source` of captured variable `v` (named by a clause of `origin`) is made: a
+/// loop clause's section is computed inside the region, where the host stub cannot read it,
+/// so its bounds are computed again before the region (`before`, in the host function whose
+/// CFG is `cfg`) when they can be, else it is made in the loop.
+pub fn place<'ctx>(v: Value<'ctx>, source: Source<'ctx>, origin: Origin, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Placing<'ctx> {
+    let (Source::Section(x) | Source::Member(x), Origin::Loop(id)) = (&source, origin) else { return Placing::Area(source) };
+    let again: Option<Vec<Value<'ctx>>> = [x.base, x.lower, x.length, x.elem_size].into_iter().map(|b| crate::reduction::computed_before(b, before, cfg, 0)).collect();
+    if let Some([base, lower, length, elem_size]) = again.as_deref() {
+        let y = Var { base: *base, lower: *lower, length: *length, elem_size: *elem_size, ..x.clone() };
+        return Placing::Area(match source {
+            Source::Member(_) => Source::Member(y),
+            _ => Source::Section(y),
+        });
     }
-    Ok(())
+    let l = loops.iter().find(|l| l.id == id).expect("the origin names one of the region's loops");
+    // A member's path is found now, while the region is still in the host function.
+    let member = matches!(source, Source::Member(_)).then(|| member_path(strip(x.base).operand(0))).flatten();
+    Placing::InLoop(InLoopCopy { value: v, var: x.clone(), begin: l.begin, end: l.end, loc: l.loc.clone(), member })
 }
 
 /// A loop's `private` section of a pointer variable whose bounds the region computes

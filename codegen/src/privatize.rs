@@ -18,7 +18,7 @@
 //! (private_copies.rs), whose level for arrays declared in the region
 //! [`place_area_copies`] decides here by the same rules. What is still over the budget
 //! (arrays a routine's inlining brought in) goes to the device heap, one block per gang
-//! allocated when the gang starts ([`move_to_heap`]); so do arrays of a size computed in the
+//! allocated when the gang starts ([`relocate`]); so do arrays of a size computed in the
 //! region that lanes share ([`place_dynamic_arrays`]).
 
 use crate::cfg::FunctionCfg;
@@ -219,12 +219,12 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
             let name = crate::outline::display_name(a);
             let name = name.strip_suffix(".i").unwrap_or(&name).to_string();
             placed.heap.push(HeapArray { name, place, sized_in_region: false });
-            move_to_heap(m, k, a, place);
+            relocate(m, k, a, place, Home::Heap);
             continue;
         }
         shared_bytes += bytes;
         placed.bytes = shared_bytes;
-        move_to_shared(m, a, place);
+        relocate(m, k, a, place, Home::Shared);
     }
     Ok(placed)
 }
@@ -263,8 +263,7 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         })?;
         let ctx = m.context();
         let i64t = ctx.i64();
-        let malloc = m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[i64t], false));
-        let free = m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false));
+        let (malloc, free) = heap_functions(m);
         let b = ctx.builder();
         b.position_before(a);
         let count = b.zext_or_trunc(a.operand(0), i64t);
@@ -365,9 +364,32 @@ pub fn worker_stride(bytes: u64, align: u64) -> u64 {
     bytes.max(1).div_ceil(align) * align
 }
 
-/// Replaces alloca `a` by a shared-memory copy (one, or one per worker).
-fn move_to_shared<'ctx>(m: Module<'ctx>, a: Value<'ctx>, place: Placement) {
+/// Where [`relocate`] puts a shared private array's copies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Home {
+    /// A shared-memory global (address space 3).
+    Shared,
+    /// A device-heap block `malloc`ed where the array was and freed at every return of the
+    /// kernel: both calls have effects, so `guard` makes them the gang's single lane's,
+    /// broadcasts the address, and syncs before the free.
+    Heap,
+}
+
+/// The device C library's `malloc` and `free`, declared in `m` (device_libc.rs: system
+/// calls on the GPU, the host's C library on the emulator).
+fn heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
     let ctx = m.context();
+    (
+        m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[ctx.i64()], false)),
+        m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)),
+    )
+}
+
+/// Replaces alloca `a` (in kernel `k`'s entry block) by one copy per gang, or per worker
+/// (16 side by side, indexed by the worker id), in `home`.
+fn relocate<'ctx>(m: Module<'ctx>, k: Value<'ctx>, a: Value<'ctx>, place: Placement, home: Home) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
     let ty = a.allocated_type();
     for u in a.users() {
         if is_lifetime_marker(u) {
@@ -376,54 +398,36 @@ fn move_to_shared<'ctx>(m: Module<'ctx>, a: Value<'ctx>, place: Placement) {
     }
     let align = a.alignment().max(16);
     let stride = worker_stride(ty.store_size(m), u64::from(align));
-    let gty = match place {
-        Placement::PerWorker => ctx.array_type(ctx.i8(), stride * WORKER_COPIES),
-        _ => ty,
-    };
-    let g = m.add_global_in(gty, &format!("{}.shared", a.name()), 3);
-    g.set_initializer(gty.undef());
-    g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
-    g.set_alignment(align);
+    let copies = if place == Placement::PerWorker { WORKER_COPIES } else { 1 };
     let b = ctx.builder();
     b.position_before(a);
-    let mut p = b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr());
-    if place == Placement::PerWorker {
-        let w = devrt::id(m, &b, devrt::WORKER_ID);
-        p = b.gep_bytes(ctx, p, b.mul(w, ctx.i64().const_int(stride)));
-    }
-    a.replace_all_uses_with(p);
-    a.erase();
-}
-
-/// Private array `a` (in the kernel's entry block) on the device heap: one block per gang
-/// (per-worker copies side by side in it, as in shared memory), `malloc`ed where the array
-/// was and freed at every return of kernel `k`. Both calls have effects, so `guard` makes
-/// them the gang's single lane's, broadcasts the address, and syncs before the free.
-fn move_to_heap<'ctx>(m: Module<'ctx>, k: Value<'ctx>, a: Value<'ctx>, place: Placement) {
-    let ctx = m.context();
-    let i64t = ctx.i64();
-    for u in a.users() {
-        if is_lifetime_marker(u) {
-            u.erase();
+    let (base, free) = match home {
+        Home::Shared => {
+            let gty = if place == Placement::PerWorker { ctx.array_type(ctx.i8(), stride * copies) } else { ty };
+            let g = m.add_global_in(gty, &format!("{}.shared", a.name()), 3);
+            g.set_initializer(gty.undef());
+            g.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+            g.set_alignment(align);
+            (b.cast(Opcode::LLVMAddrSpaceCast, g, ctx.ptr()), None)
         }
-    }
-    let stride = worker_stride(a.allocated_type().store_size(m), u64::from(a.alignment().max(16)));
-    let bytes = if place == Placement::PerWorker { stride * WORKER_COPIES } else { stride };
-    let malloc = m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[i64t], false));
-    let free = m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false));
-    let b = ctx.builder();
-    b.position_before(a);
-    let block = b.call(malloc, &[i64t.const_int(bytes)], &format!("{}.heap", a.name()));
-    let mut p = block;
-    if place == Placement::PerWorker {
+        Home::Heap => {
+            let (malloc, free) = heap_functions(m);
+            (b.call(malloc, &[i64t.const_int(stride * copies)], &format!("{}.heap", a.name())), Some(free))
+        }
+    };
+    let p = if place == Placement::PerWorker {
         let w = devrt::id(m, &b, devrt::WORKER_ID);
-        p = b.gep_bytes(ctx, p, b.mul(w, i64t.const_int(stride)));
-    }
+        b.gep_bytes(ctx, base, b.mul(w, i64t.const_int(stride)))
+    } else {
+        base
+    };
     a.replace_all_uses_with(p);
     a.erase();
-    for ret in k.blocks().into_iter().filter_map(|bb| bb.terminator()).filter(|t| t.opcode() == Some(Opcode::LLVMRet)) {
-        b.position_before(ret);
-        b.call(free, &[block], "");
+    if let Some(free) = free {
+        for ret in k.blocks().into_iter().filter_map(|bb| bb.terminator()).filter(|t| t.opcode() == Some(Opcode::LLVMRet)) {
+            b.position_before(ret);
+            b.call(free, &[base], "");
+        }
     }
 }
 

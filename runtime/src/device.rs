@@ -418,9 +418,10 @@ fn heap_bytes() -> Option<usize> {
 }
 
 /// The device heap a kernel flagged `ACCRT_KERNEL_DEVICE_HEAP` gets unless
-/// `ACCC_DEVICE_HEAP_BYTES` says otherwise: arrays of run-time size that a gang's or a
-/// worker's lanes share are allocated there, one per gang (or worker) in flight, where the
-/// driver's default of 8 MiB would run out with a few KiB per gang.
+/// `ACCC_DEVICE_HEAP_BYTES` says otherwise: private arrays that a gang's or a worker's lanes
+/// share and shared memory cannot hold (sized in the region, or over its budget) are
+/// allocated there, one per gang (or worker) in flight, where the driver's default of 8 MiB
+/// would run out with a few KiB per gang.
 pub const HEAP_FOR_ARRAYS: usize = 1 << 30;
 
 /// Before the first launch on the calling thread's GPU of a kernel that allocates arrays

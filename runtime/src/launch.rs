@@ -326,11 +326,12 @@ pub unsafe fn launch(
     match target {
         Target::Gpu(gpu) => {
             let Loaded { func, max_threads } = *load_function(k, kd, &what);
-            // An exhausted heap shows as the kernel's failure: say where to look.
-            let what = if kd.flags & ACCRT_KERNEL_DEVICE_HEAP != 0 {
-                format!("{what} (it allocates arrays whose size it computes from the device heap, {} bytes; ACCC_DEVICE_HEAP_BYTES sets its size)", device::heap_for_arrays())
-            } else {
-                what
+            // A kernel that keeps shared private arrays on the device heap: the heap made
+            // large enough before its first launch (once per device), and, as an exhausted
+            // heap shows only as the kernel's failure, named in its messages.
+            let what = match (kd.flags & ACCRT_KERNEL_DEVICE_HEAP != 0).then(device::heap_for_arrays) {
+                Some(bytes) => format!("{what} (it keeps private arrays on the device heap, {bytes} bytes; ACCC_DEVICE_HEAP_BYTES sets its size)"),
+                None => what,
             };
             let size = clamp(wanted, max_threads, gpu.max_grid);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);

@@ -3,7 +3,7 @@
  * of a 48 KiB array of a `worker` routine, and per-worker copies of a 3.2 KiB array of a
  * `vector` routine called from a worker loop (16 worker slots: 51 KiB). They live on the
  * device heap, one block per gang, allocated when the gang starts and freed at its end
- * (codegen/src/privatize.rs move_to_heap). Was "not supported yet". Every result checked. */
+ * (codegen/src/privatize.rs relocate). Was "not supported yet". Every result checked. */
 #define E2E_NAME "heap_private"
 #include "e2e.h"
 
