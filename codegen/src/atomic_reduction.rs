@@ -9,15 +9,24 @@
 //!
 //! Expects: the outlined kernel before `reduction::rewrite_kernel` (the item's pointer in
 //! the kernel, its loop's begin/end markers). Produces: `atomicrmw` (monotonic) for `+`,
-//! `&`, `|`, `^`, `max`, `min`; a compare-and-swap loop for `*`. Every update keeps its
-//! place in the program; only the load, the operation and the store become one atomic.
+//! `&`, `|`, `^`, `max`, `min`; a compare-and-swap loop for `*`, for `&&`/`||` (clang's
+//! short circuit: the old value's truth combined with the contribution's, as 0 or 1), for
+//! `_Bool` elements (C's promoted operation, then whether it is non-zero) and for complex
+//! products (both parts in one 64- or 128-bit swap, computed by clang's `__mulsc3` /
+//! `__muldc3`; complex `+` is an atomic add per part). Every update keeps its place in the
+//! program; only the load, the operation and the store become one atomic.
 //!
-//! What it deliberately does not do (each a located "not supported yet" error): reduce an
-//! array private to the region (its elements are not in device memory where every thread
-//! sees them), complex or `&&`/`||` items, and regions that use the array other than by
-//! updating an element with the clause's operator (`h[e] = h[e] + x`, `h[e] += x`,
-//! `h[e] = max(h[e], x)`...): a read of an element would see other iterations' partial
-//! results, not the private copy the spec promises, and a plain store would race with them.
+//! An array private to the region (declared in a gang or worker loop's body) that a
+//! partitioned loop reduces is shared by that loop's threads, so privatize.rs places it in
+//! shared memory or on the device heap, where the same atomics work; one that a loop run by
+//! a single thread reduces keeps its plain updates.
+//!
+//! What it deliberately does not do (each a located "not supported yet" error): regions that
+//! use the array other than by updating an element with the clause's operator (`h[e] = h[e]
+//! + x`, `h[e] += x`, `h[e] = max(h[e], x)`...): a read of an element would see other
+//! iterations' partial results, not the private copy the spec promises, and a plain store
+//! would race with them. An element no iteration updates keeps its value (under `&&`/`||`
+//! an original 5 stays 5, not 1), as on the host path.
 
 use crate::cfg::FunctionCfg;
 use crate::contract::Reduction;
@@ -32,18 +41,40 @@ use llvm_sys::LLVMAtomicRMWBinOp as Rmw;
 /// the stored-to address by the update's loads.
 struct Update<'ctx> {
     store: Value<'ctx>,
-    /// The contribution, and whether it is subtracted (`h[e] -= x` in a `+` reduction).
-    x: Value<'ctx>,
-    negate: bool,
+    /// How the new value is made from the old one.
+    how: How<'ctx>,
     /// The loads of the element the update reads.
     loads: Vec<Value<'ctx>>,
     /// What computes the stored value from them (erased with the store), in use order.
     dead: Vec<Value<'ctx>>,
-    /// The loads widened to `int` (C's promotion of `char` and `short`), erased when unused.
+    /// The loads widened to `int` (C's promotion of `char`, `short` and `_Bool`), erased
+    /// when unused.
     widenings: Vec<Value<'ctx>>,
-    /// The element's type when the operation was on the promoted value: the atomic works on
-    /// the element's type, with the contribution truncated to it.
-    narrow: Option<crate::ir::Type<'ctx>>,
+}
+
+/// How an update makes an element's new value from its old one.
+#[derive(Clone, Copy)]
+enum How<'ctx> {
+    /// The clause's operator with contribution `x` (`negate`: subtracted, `h[e] -= x` in a
+    /// `+` reduction): one atomic read-modify-write, or a compare-and-swap loop for `*`.
+    /// `narrow`: the element's type when the operation was on C's promoted value (the atomic
+    /// works on the element's type, with x truncated to it).
+    Operator { x: Value<'ctx>, negate: bool, narrow: Option<crate::ir::Type<'ctx>> },
+    /// A `_Bool` element's `b op= x` (C computes `(int)b op x` and stores whether it is
+    /// non-zero): a compare-and-swap loop computing exactly that from each old value.
+    Bool { x: Value<'ctx>, negate: bool },
+    /// `h[e] = h[e] && c` or `||` (either operand first): a compare-and-swap loop storing the
+    /// old value's truth combined with the contribution's, as 0 or 1. `edges`: the
+    /// contribution (an `i1`) on each edge into the short circuit's join, in the order of
+    /// `join`'s incoming values (its blocks are read when the rewrite happens: an earlier
+    /// rewrite may have split one); on the edge that skipped it, the value that leaves the
+    /// result the old value's truth.
+    Logic { edges: [Value<'ctx>; 2], join: Value<'ctx> },
+    /// One component's store of a complex `h[e] *= x`: both components change in one
+    /// compare-and-swap of the element (64 or 128 bits), computed by clang's `__mulsc3` /
+    /// `__muldc3` (`call`) from the old value and x, the element its first operand pair
+    /// when `element_first`; `real`: the store of the real part (the swap's address).
+    ComplexMul { call: Value<'ctx>, element_first: bool, real: Value<'ctx> },
 }
 
 /// What the compile report says about an item done with atomics.
@@ -58,17 +89,21 @@ pub struct Planned<'ctx> {
 
 /// Finds the updates of item `r` (whose pointer in kernel `k` is `storage`) inside `inside`
 /// (the loop's region, or the whole kernel for a construct's item), or why they cannot be
-/// made atomic. Plan every item of a kernel before applying any: a rewrite adds loops.
-pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, inside: &dyn Fn(Value<'ctx>) -> bool, loc: &Loc) -> Result<Planned<'ctx>> {
+/// made atomic. `partitioned`: the loop's iterations are spread over several threads (a
+/// construct's item: always). Plan every item of a kernel before applying any: a rewrite
+/// adds loops.
+pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, inside: &dyn Fn(Value<'ctx>) -> bool, partitioned: bool, loc: &Loc) -> Result<Planned<'ctx>> {
     // What makes the item one for atomics, as its errors name it.
     let kind = if r.var.dims.is_empty() { "without constant bounds" } else { "over a part of each row" };
     let what = |why: &str| AccError::unsupported(loc, format!("the array reduction '{}' {kind} {why}", r.var.text));
-    if storage.is_alloca() {
-        return Err(what("of an array private to the compute region (accc updates such an array's elements atomically in device memory)"));
+    if storage.is_alloca() && !partitioned {
+        // An array private to the region, updated by a loop that one thread runs (or each
+        // thread of a redundant team on its own copy): its updates are already the result.
+        return Ok(Planned { updates: Vec::new(), op: r.op, ty: r.ty });
     }
-    if matches!(r.ty, ReductionType::C32 | ReductionType::C64 | ReductionType::Bool) || matches!(r.op, ReductionOp::And | ReductionOp::Or) {
-        return Err(what(&format!("with '{}' on '{}' (accc updates such an array's elements atomically: integer and floating types with + * max min & | ^)", r.op.symbol(), r.ty.c_name())));
-    }
+    // (An array private to the region that a partitioned loop updates is one that loop's
+    // threads share: privatize.rs places it in shared memory or on the device heap, where
+    // the atomics work.)
     let found: Vec<(Value, Access)> = accesses(storage, k).into_iter().filter(|(i, _)| inside(*i)).collect();
     if found.iter().any(|(_, a)| *a == Access::Other) {
         return Err(what("passes it to a function or stores its address (accc updates such an array's elements atomically and must see every access)"));
@@ -77,7 +112,7 @@ pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, ins
     let kx = Kernel { cfg: &cfg, writes: std::cell::OnceCell::new() };
     let mut updates = Vec::new();
     for (s, _) in found.iter().filter(|(_, a)| *a == Access::Store) {
-        let u = update_at(&kx, *s, r.op).ok_or_else(|| {
+        let u = update_at(&kx, *s, r.op, r.ty).ok_or_else(|| {
             what(&format!("stores an element other than by updating it with '{}' (accc updates such an array's elements atomically: a plain store would race with other iterations' updates)", r.op.symbol()))
         })?;
         updates.push(u);
@@ -87,17 +122,44 @@ pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, ins
             return Err(what(&format!("reads an element other than to update it with '{}' (accc updates such an array's elements atomically, so a read would see other iterations' partial results)", r.op.symbol())));
         }
     }
+    // A complex product changes both parts in one swap: both stores must be updates.
+    for u in &updates {
+        if let How::ComplexMul { call, .. } = u.how {
+            if updates.iter().filter(|v| matches!(v.how, How::ComplexMul { call: c, .. } if c == call)).count() != 2 {
+                return Err(what("stores one part of a complex element without the other (accc updates such an array's elements atomically, both parts in one compare-and-swap)"));
+            }
+        }
+    }
     Ok(Planned { updates, op: r.op, ty: r.ty })
 }
 
 /// Rewrites the planned updates of a kernel's items into atomics, each update once (a
-/// loop's item and the same variable's item on a loop around it find the same updates).
+/// loop's item and the same variable's item on a loop around it find the same updates;
+/// the two parts of a complex product are one swap). The last update in the kernel's block
+/// order goes first: a compare-and-swap loop splits its block, which replaces the phis of
+/// the blocks after it (`Block::split_before`), and an update still to come must not hold
+/// one of those.
 pub fn apply<'ctx>(m: Module<'ctx>, plans: &[Planned<'ctx>]) {
-    let mut done = std::collections::HashSet::new();
-    for p in plans {
-        for u in p.updates.iter().filter(|u| done.insert(u.store)) {
-            emit(m, u, p.op, p.ty);
+    let mut all: Vec<(&Planned<'ctx>, &Update<'ctx>)> = plans.iter().flat_map(|p| p.updates.iter().map(move |u| (p, u))).collect();
+    let mut position = std::collections::HashMap::new();
+    for (_, u) in &all {
+        if let std::collections::hash_map::Entry::Vacant(e) = position.entry(u.store.parent_function()) {
+            let order: std::collections::HashMap<Value, usize> =
+                e.key().blocks().into_iter().flat_map(|b| b.instructions()).enumerate().map(|(i, v)| (v, i)).collect();
+            e.insert(order);
         }
+    }
+    all.sort_by_key(|(_, u)| std::cmp::Reverse(position[&u.store.parent_function()][&u.store]));
+    let mut done = std::collections::HashSet::new();
+    for (p, u) in all {
+        if !done.insert(u.store) {
+            continue;
+        }
+        let first_part = match u.how {
+            How::ComplexMul { call, .. } => done.insert(call),
+            _ => true,
+        };
+        emit(m, u, p.op, p.ty, first_part);
     }
 }
 
@@ -149,30 +211,65 @@ impl<'ctx> Kernel<'_, 'ctx> {
 /// - one operation: `h[e] += x`, `h[e] = h[e] * x`, `h[e] = fmax(h[e], x)`, a `select`;
 /// - a conditional store (`if (x > h[e]) h[e] = x;`) or a `?:` whose two sides are blocks
 ///   of their own (`h[e] = h[e] > x ? h[e] : x`), for `max` and `min`;
-/// - either of the first two on a `char` or `short` element that C promotes to `int`
-///   (`trunc(sext(h[e]) + x)`): the same operation on the narrow type.
-fn update_at<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
+/// - either of the first two on a `char`, `short` or `_Bool` element that C promotes to
+///   `int` (`trunc(sext(h[e]) + x)`, `(int)b | x != 0`);
+/// - `h[e] = h[e] && c`, `h[e] = c || h[e]`...: a short circuit (`logic_update`);
+/// - a complex element's part of `h[e] *= x` (`complex_product`).
+fn update_at<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, op: ReductionOp, ty: ReductionType) -> Option<Update<'ctx>> {
+    if matches!(op, ReductionOp::And | ReductionOp::Or) {
+        return logic_update(kx, store, op);
+    }
+    if ty.is_complex() && op == ReductionOp::Mul {
+        return complex_product(kx, store);
+    }
     let v = store.operand(0);
-    match_update(kx, store, v, op, false).or_else(|| {
+    if ty == ReductionType::Bool {
+        // `zext (icmp ne r, 0) to i8`: r the operation on the promoted element.
+        let test = (v.opcode() == Some(Opcode::LLVMZExt) && v.users()[..] == [store]).then(|| v.operand(0))?;
+        let tests_nonzero = test.opcode() == Some(Opcode::LLVMICmp) && test.icmp_predicate() == IntPred::LLVMIntNE && test.operand(1).const_int_value() == Some(0);
+        return (tests_nonzero && test.users()[..] == [v]).then(|| match_update(kx, store, test.operand(0), op, Form::Bool)).flatten();
+    }
+    match_update(kx, store, v, op, Form::Plain).or_else(|| {
         let promoted = v.opcode() == Some(Opcode::LLVMTrunc) && v.users()[..] == [store];
-        promoted.then(|| match_update(kx, store, v.operand(0), op, true)).flatten()
+        promoted.then(|| match_update(kx, store, v.operand(0), op, Form::Promoted)).flatten()
     })
 }
 
-/// `update_at` for stored value `v` (`narrow`: `v` is the promoted value the store
-/// truncates, and the element is read widened).
-fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>, op: ReductionOp, narrow: bool) -> Option<Update<'ctx>> {
+/// How the value an update computes becomes the stored one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Stored as computed, on the element's type.
+    Plain,
+    /// Computed on C's promoted `int` and truncated to the element's type.
+    Promoted,
+    /// Computed on `int` from a `_Bool` element read as 0 or 1, stored as whether it is
+    /// non-zero.
+    Bool,
+}
+
+/// `update_at` for the computed value `v` (`form`: how it reaches the store).
+fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>, op: ReductionOp, form: Form) -> Option<Update<'ctx>> {
     let p = store.operand(1);
     let elem_ty = store.operand(0).ty();
+    let narrow = form != Form::Plain;
     let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(kx, l.operand(0), p, 0);
-    // What reads the element in the computation: its load, or (promoted) the load widened.
-    let load_of = |e: Value<'ctx>| -> Option<Value<'ctx>> {
+    // What reads the element in the computation: its load, or (promoted) the load widened,
+    // with the widening's steps (a `_Bool` is read as an `i1` first).
+    let read_of = |e: Value<'ctx>| -> Option<(Value<'ctx>, Vec<Value<'ctx>>)> {
         if is_load(e) {
-            return (!narrow || e.ty() == elem_ty).then_some(e);
+            return (form != Form::Promoted || e.ty() == elem_ty).then_some((e, vec![]));
         }
-        let widened = matches!(e.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && is_load(e.operand(0)) && e.operand(0).ty() == elem_ty;
-        widened.then(|| e.operand(0))
+        if !matches!(e.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) {
+            return None;
+        }
+        let inner = e.operand(0);
+        if form == Form::Bool {
+            let as_bit = inner.opcode() == Some(Opcode::LLVMTrunc) && inner.users()[..] == [e] && is_load(inner.operand(0));
+            return as_bit.then(|| (inner.operand(0), vec![e, inner]));
+        }
+        (is_load(inner) && inner.ty() == elem_ty).then(|| (inner, vec![e]))
     };
+    let load_of = |e: Value<'ctx>| read_of(e).map(|(l, _)| l);
     let is_elem = |e: Value<'ctx>| load_of(e).is_some();
     let eq = |a: Value<'ctx>, b: Value<'ctx>| equal(kx, a, b, 0);
     let single_use = |i: Value<'ctx>, by: Value<'ctx>| i.users()[..] == [by];
@@ -182,32 +279,37 @@ fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>,
         let mut loads = Vec::new();
         let mut widenings = Vec::new();
         for &e in elems {
-            let l = load_of(e)?;
-            if !e.users().iter().all(|u| within.contains(u)) || (l != e && l.users()[..] != [e]) {
+            let (l, steps) = read_of(e)?;
+            if !e.users().iter().all(|u| within.contains(u)) || steps.last().is_some_and(|s| l.users()[..] != [*s]) {
                 return None;
             }
-            if l != e {
-                widenings.push(e);
-            }
+            widenings.extend(steps);
             loads.push(l);
         }
         Some((loads, widenings))
     };
-    let trunc: Vec<Value> = if narrow { vec![store.operand(0)] } else { vec![] };
+    // What turns v into the stored value (erased with the store): a truncation, or a
+    // `_Bool`'s test and extension.
+    let conversion: Vec<Value> = match form {
+        Form::Plain => vec![],
+        Form::Promoted => vec![store.operand(0)],
+        Form::Bool => vec![store.operand(0), store.operand(0).operand(0)],
+    };
+    let how = |x: Value<'ctx>, negate: bool| match form {
+        Form::Bool => How::Bool { x, negate },
+        Form::Promoted => How::Operator { x, negate, narrow: Some(elem_ty) },
+        Form::Plain => How::Operator { x, negate, narrow: None },
+    };
     let update = |x: Value<'ctx>, negate: bool, loads: Vec<Value<'ctx>>, dead: Vec<Value<'ctx>>, widenings: Vec<Value<'ctx>>| Update {
         store,
-        x,
-        negate,
+        how: how(x, negate),
         loads,
-        dead: trunc.iter().copied().chain(dead).collect(),
+        dead: conversion.iter().copied().chain(dead).collect(),
         widenings,
-        narrow: narrow.then_some(elem_ty),
     };
     // One operation.
-    if narrow || single_use(v, store) {
-        if narrow && !single_use(v, store.operand(0)) {
-            return None;
-        }
+    let consumer = conversion.last().copied().unwrap_or(store);
+    if single_use(v, consumer) {
         if let Some((x, negate)) = operation(v, op, &is_elem) {
             let elems: Vec<Value> = v.operands().into_iter().filter(|o| is_elem(*o)).collect();
             if let Some((loads, widenings)) = reads(&elems, &[v]) {
@@ -220,6 +322,8 @@ fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>,
             let (loads, widenings) = reads(&elems, &[cmp, v])?;
             return (single_use(cmp, v)).then(|| update(x, false, loads, vec![v, cmp], widenings));
         }
+    } else if narrow {
+        return None;
     }
     if !matches!(op, ReductionOp::Max | ReductionOp::Min) {
         return None;
@@ -254,7 +358,149 @@ fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>,
     }
     let (loads, _) = reads(&elems, &[cond])?;
     // The comparison keeps its reads (made atomic); the store's own value is x.
-    Some(Update { store, x: v, negate: false, loads, dead: vec![], widenings: vec![], narrow: None })
+    Some(Update { store, how: How::Operator { x: v, negate: false, narrow: None }, loads, dead: vec![], widenings: vec![] })
+}
+
+/// The element's load whose truth `t` tests (`h[e] != 0`, a `_Bool` read as an `i1`,
+/// `d != 0.0`), when it is one (`is_load`).
+fn truth_of<'ctx>(t: Value<'ctx>, is_load: &dyn Fn(Value<'ctx>) -> bool) -> Option<Value<'ctx>> {
+    let zero = |v: Value<'ctx>| v.const_int_value() == Some(0) || (v.ty().is_float() && v.is_zero_constant());
+    let strip = |v: Value<'ctx>| if matches!(v.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) { v.operand(0) } else { v };
+    let loaded = match t.opcode()? {
+        Opcode::LLVMICmp if t.icmp_predicate() == IntPred::LLVMIntNE && zero(t.operand(1)) => strip(t.operand(0)),
+        Opcode::LLVMFCmp if t.fcmp_predicate() == llvm_sys::LLVMRealPredicate::LLVMRealUNE && zero(t.operand(1)) => t.operand(0),
+        Opcode::LLVMTrunc if t.ty().int_width() == 1 => t.operand(0),
+        _ => return None,
+    };
+    is_load(loaded).then_some(loaded)
+}
+
+/// `h[e] = h[e] && c`, `h[e] = c && h[e]` (and `||`): clang's short circuit, a phi of `i1`
+/// at the join whose constant side comes from the branch that skipped the second operand,
+/// converted to the element's type (`zext`, then `sitofp` for a float, `trunc` for a
+/// `char`). Either the branch tests the element and the other side is the contribution c,
+/// or the branch tests c and the other side tests the element.
+fn logic_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
+    let p = store.operand(1);
+    let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(kx, l.operand(0), p, 0);
+    let mut conversion = Vec::new();
+    let mut v = store.operand(0);
+    let is_bit = |v: Value<'ctx>| v.ty().is_int() && v.ty().int_width() == 1;
+    while matches!(v.opcode(), Some(Opcode::LLVMZExt | Opcode::LLVMSExt | Opcode::LLVMTrunc | Opcode::LLVMSIToFP | Opcode::LLVMUIToFP)) && !is_bit(v) {
+        if v.users().len() != 1 {
+            return None;
+        }
+        conversion.push(v);
+        v = v.operand(0);
+    }
+    if !v.is_phi() || !is_bit(v) || v.users().len() != 1 {
+        return None;
+    }
+    let incoming = v.incoming();
+    let [a, b] = incoming[..] else { return None };
+    // K: the short circuit's constant, on the edge from the branch that skipped the rest.
+    let ((k, from_k), (other, from_other)) = match (a.0.const_int_value(), b.0.const_int_value()) {
+        (Some(_), None) => (a, b),
+        (None, Some(_)) => (b, a),
+        _ => return None,
+    };
+    let k_true = k.const_int_value() != Some(0);
+    let (cond, on_true) = branch_between(kx.cfg, from_k, from_other, v.parent_block())?;
+    // `&&` skips when its first operand is false and gives false; `||` when true, true.
+    let or = op == ReductionOp::Or;
+    if k_true != or || (on_true == from_k) != or {
+        return None;
+    }
+    let i1 = v.ty();
+    let no = i1.const_int(0);
+    let mut dead = conversion;
+    dead.push(v);
+    // The contribution on each edge: on the skipping edge, nothing that changes the old
+    // value's truth (false for both operators: `t && false` is false, `t || false` is t).
+    // (In the order of the join's incoming values.)
+    let in_order = |on_k: Value<'ctx>, on_other: Value<'ctx>| if a.1 == from_k { [on_k, on_other] } else { [on_other, on_k] };
+    let (edges, load) = if let Some(l) = truth_of(cond, &is_load) {
+        (in_order(no, other), l)
+    } else {
+        let l = truth_of(other, &is_load)?;
+        if other.users().len() != 1 {
+            return None;
+        }
+        dead.push(other);
+        let widened = other.operand(0);
+        if widened != l && widened.is_instruction() && widened.users().len() == 1 {
+            dead.push(widened);
+        }
+        // The branch tested c: on the skipping edge c was K (false for `&&`, true for
+        // `||`), on the other edge its opposite.
+        (in_order(k, i1.const_int(!k_true as u64)), l)
+    };
+    Some(Update { store, how: How::Logic { edges, join: v }, loads: vec![load], dead, widenings: vec![] })
+}
+
+/// The call of clang's complex multiply (`__muldc3`, `__mulsc3`) whose result part `x` is,
+/// with the part's index: an `extractvalue` of its `{T, T}`, or (a `<2 x float>` returned
+/// in a register) a load of the part from the temporary clang stores the result to.
+fn product_part(x: Value<'_>) -> Option<(Value<'_>, u32)> {
+    let multiply = |c: Value| c.is_call() && c.called_name().is_some_and(|n| n == "__muldc3" || n == "__mulsc3");
+    match x.opcode()? {
+        Opcode::LLVMExtractValue if multiply(x.operand(0)) => Some((x.operand(0), x.aggregate_index()?)),
+        Opcode::LLVMExtractElement if multiply(x.operand(0)) => Some((x.operand(0), x.operand(1).const_int_value()? as u32)),
+        Opcode::LLVMLoad => {
+            let a = x.operand(0);
+            let gep = a.opcode() == Some(Opcode::LLVMGetElementPtr) && a.num_operands() == 3 && a.operand(1).const_int_value() == Some(0);
+            let index = gep.then(|| a.operand(2).const_int_value()).flatten()?;
+            let temp = a.operand(0);
+            if !temp.is_alloca() {
+                return None;
+            }
+            let stored = temp.users().into_iter().filter(|u| u.opcode() == Some(Opcode::LLVMStore) && u.operand(1) == temp).map(|s| s.operand(0)).collect::<Vec<_>>();
+            match stored[..] {
+                [c] if multiply(c) => Some((c, index as u32)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A part of a complex `h[e] *= x` (or `h[e] = x * h[e]`): clang multiplies inline and
+/// calls `__muldc3`/`__mulsc3` when that gives NaN, so the stored part is a phi one of whose
+/// incoming values is the call's part (or that part itself).
+fn complex_product<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>) -> Option<Update<'ctx>> {
+    let v = store.operand(0);
+    let (call, index) = if v.is_phi() { v.incoming().into_iter().find_map(|(x, _)| product_part(x))? } else { product_part(v)? };
+    let index = index as usize;
+    if index > 1 || call.call_arg_count() != 4 {
+        return None;
+    }
+    let args: Vec<Value> = (0..4).map(|i| call.call_arg(i)).collect();
+    let p = store.operand(1);
+    let reads_p = |a: Value<'ctx>| a.opcode() == Some(Opcode::LLVMLoad) && !a.is_atomic_access() && equal(kx, a.operand(0), p, 0);
+    let element_first = if reads_p(args[index]) {
+        true
+    } else if reads_p(args[2 + index]) {
+        false
+    } else {
+        return None;
+    };
+    let pair = if element_first { [args[0], args[1]] } else { [args[2], args[3]] };
+    // The two loads read the two parts of one element (`gep {T, T}, E, 0, part`).
+    let part_address = |l: Value<'ctx>| -> Option<(Value<'ctx>, i64)> {
+        let a = (l.opcode() == Some(Opcode::LLVMLoad)).then(|| l.operand(0))?;
+        let gep = a.opcode() == Some(Opcode::LLVMGetElementPtr) && a.num_operands() == 3 && a.operand(1).const_int_value() == Some(0);
+        gep.then(|| a.operand(2).const_int_value().map(|i| (a.operand(0), i))).flatten()
+    };
+    let (Some((re_base, 0)), Some((im_base, 1))) = (part_address(pair[0]), part_address(pair[1])) else { return None };
+    if !equal(kx, re_base, im_base, 0) {
+        return None;
+    }
+    let x = if element_first { [args[2], args[3]] } else { [args[0], args[1]] };
+    if x.iter().any(|x| x.is_instruction() && !kx.cfg.dominates_inst(*x, store)) {
+        return None;
+    }
+    let dead = if v.is_phi() && v.users()[..] == [store] { vec![v] } else { vec![] };
+    Some(Update { store, how: How::ComplexMul { call, element_first, real: pair[0].operand(0) }, loads: pair.to_vec(), dead, widenings: vec![] })
 }
 
 /// Whether `a` and `b` are the same value: one instruction, or the same pure computation
@@ -540,40 +786,34 @@ fn extreme<'ctx>(
     Some((x, loads))
 }
 
-/// Replaces `u` with one atomic update of its address.
-fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionType) {
+/// Replaces `u` with one atomic update of its address (`first_part`: of a complex
+/// product, the part that makes the swap; the other's store just goes).
+fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionType, first_part: bool) {
     let ctx = m.context();
     let b = ctx.builder();
     b.set_debug_loc_of(u.store);
-    b.position_before(u.store);
-    let p = u.store.operand(1);
-    let float = matches!(ty, ReductionType::F32 | ReductionType::F64);
-    let signed = matches!(ty, ReductionType::I8 | ReductionType::I16 | ReductionType::I32 | ReductionType::I64);
-    // On a promoted element the contribution narrows to the element's type (exact for the
-    // ring operations; max and min compared the widened values, the same order).
-    let x = match u.narrow {
-        Some(t) if matches!(u.x.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && u.x.operand(0).ty() == t => u.x.operand(0),
-        Some(t) => b.cast(Opcode::LLVMTrunc, u.x, t),
-        None => u.x,
-    };
-    let rmw = match op {
-        ReductionOp::Add if float => Some((Rmw::LLVMAtomicRMWBinOpFAdd, if u.negate { b.fneg(x) } else { x })),
-        ReductionOp::Add => Some((if u.negate { Rmw::LLVMAtomicRMWBinOpSub } else { Rmw::LLVMAtomicRMWBinOpAdd }, x)),
-        ReductionOp::BitAnd => Some((Rmw::LLVMAtomicRMWBinOpAnd, x)),
-        ReductionOp::BitOr => Some((Rmw::LLVMAtomicRMWBinOpOr, x)),
-        ReductionOp::BitXor => Some((Rmw::LLVMAtomicRMWBinOpXor, x)),
-        ReductionOp::Max if float => Some((Rmw::LLVMAtomicRMWBinOpFMax, x)),
-        ReductionOp::Min if float => Some((Rmw::LLVMAtomicRMWBinOpFMin, x)),
-        ReductionOp::Max => Some((if signed { Rmw::LLVMAtomicRMWBinOpMax } else { Rmw::LLVMAtomicRMWBinOpUMax }, x)),
-        ReductionOp::Min => Some((if signed { Rmw::LLVMAtomicRMWBinOpMin } else { Rmw::LLVMAtomicRMWBinOpUMin }, x)),
-        ReductionOp::Mul => None,
-        ReductionOp::And | ReductionOp::Or => unreachable!("rejected by lower"),
-    };
-    match rmw {
-        Some((kind, x)) => {
-            b.atomic_rmw(kind, p, x);
+    // A short circuit's contribution: a phi at its join, made before the store's block is
+    // split (the join may be that block).
+    if let How::Logic { edges, join } = u.how {
+        b.position_before(join);
+        let c = b.phi(join.ty(), "acc.red.logic");
+        for (v, (_, from)) in edges.into_iter().zip(join.incoming()) {
+            c.add_incoming(v, from);
         }
-        None => multiply_by_cas(m, &b, u, p, x),
+        b.position_before(u.store);
+        let elem_ty = u.store.operand(0).ty();
+        cas_update(m, &b, u.store, u.store.operand(1), elem_ty, |b, old| {
+            let truth = truth(b, old);
+            let bits = b.binop(if op == ReductionOp::Or { Opcode::LLVMOr } else { Opcode::LLVMAnd }, truth, c);
+            if elem_ty.is_float() {
+                b.cast(Opcode::LLVMUIToFP, bits, elem_ty)
+            } else {
+                b.zext_or_trunc(bits, elem_ty)
+            }
+        });
+    } else {
+        b.position_before(u.store);
+        emit_at_store(m, &b, u, op, ty, first_part);
     }
     u.store.erase();
     for d in &u.dead {
@@ -585,9 +825,10 @@ fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionT
         }
     }
     // A load that still decides something (the comparison of a conditional store or of a
-    // `?:`) reads a value other threads update: atomically, so that it reads one of the
-    // values the element had (they only grow under max, shrink under min: skipping the
-    // update when x loses to it is right).
+    // `?:`, the first operand of a short circuit, clang's inline complex product) reads a
+    // value other threads update: atomically, so that it reads one of the values the
+    // element had (under max they only grow, under min shrink: skipping the update when x
+    // loses to it is right; a short circuit's skip keeps what the old value's truth gives).
     for l in &u.loads {
         if l.users().is_empty() {
             l.erase();
@@ -597,31 +838,120 @@ fn emit<'ctx>(m: Module<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionT
     }
 }
 
-/// `*p *= x` as a compare-and-swap loop (there is no atomic multiply): the integer image of
-/// the old value is what the swap compares, so that a float's -0.0 and NaN work too.
-fn multiply_by_cas<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, u: &Update<'ctx>, p: Value<'ctx>, x: Value<'ctx>) {
+/// The atomic for an update other than a short circuit, before its store.
+fn emit_at_store<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, u: &Update<'ctx>, op: ReductionOp, ty: ReductionType, first_part: bool) {
+    let p = u.store.operand(1);
+    match u.how {
+        How::Operator { x, negate, narrow } => {
+            // On a promoted element the contribution narrows to the element's type (exact
+            // for the ring operations; max and min compared the widened values, the same
+            // order).
+            let x = match narrow {
+                Some(t) if matches!(x.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt)) && x.operand(0).ty() == t => x.operand(0),
+                Some(t) => b.cast(Opcode::LLVMTrunc, x, t),
+                None => x,
+            };
+            let float = x.ty().is_float();
+            let signed = matches!(ty, ReductionType::I8 | ReductionType::I16 | ReductionType::I32 | ReductionType::I64);
+            let rmw = match op {
+                ReductionOp::Add if float => (Rmw::LLVMAtomicRMWBinOpFAdd, if negate { b.fneg(x) } else { x }),
+                ReductionOp::Add => (if negate { Rmw::LLVMAtomicRMWBinOpSub } else { Rmw::LLVMAtomicRMWBinOpAdd }, x),
+                ReductionOp::BitAnd => (Rmw::LLVMAtomicRMWBinOpAnd, x),
+                ReductionOp::BitOr => (Rmw::LLVMAtomicRMWBinOpOr, x),
+                ReductionOp::BitXor => (Rmw::LLVMAtomicRMWBinOpXor, x),
+                ReductionOp::Max if float => (Rmw::LLVMAtomicRMWBinOpFMax, x),
+                ReductionOp::Min if float => (Rmw::LLVMAtomicRMWBinOpFMin, x),
+                ReductionOp::Max => (if signed { Rmw::LLVMAtomicRMWBinOpMax } else { Rmw::LLVMAtomicRMWBinOpUMax }, x),
+                ReductionOp::Min => (if signed { Rmw::LLVMAtomicRMWBinOpMin } else { Rmw::LLVMAtomicRMWBinOpUMin }, x),
+                ReductionOp::Mul => {
+                    let multiply = if float { Opcode::LLVMFMul } else { Opcode::LLVMMul };
+                    return cas_update(m, b, u.store, p, x.ty(), |b, old| b.binop(multiply, old, x));
+                }
+                ReductionOp::And | ReductionOp::Or => unreachable!("a short circuit's update is How::Logic"),
+            };
+            b.atomic_rmw(rmw.0, p, rmw.1);
+        }
+        How::Bool { x, negate } => {
+            // C's own computation on the element read as 0 or 1, then whether it is non-zero.
+            let elem_ty = u.store.operand(0).ty();
+            cas_update(m, b, u.store, p, elem_ty, |b, old| {
+                let bit = b.icmp(IntPred::LLVMIntNE, old, elem_ty.const_int(0));
+                let wide = b.zext_or_trunc(bit, x.ty());
+                let r = match op {
+                    ReductionOp::Add if negate => b.binop(Opcode::LLVMSub, wide, x),
+                    ReductionOp::Add => b.binop(Opcode::LLVMAdd, wide, x),
+                    ReductionOp::Mul => b.binop(Opcode::LLVMMul, wide, x),
+                    ReductionOp::BitAnd => b.binop(Opcode::LLVMAnd, wide, x),
+                    ReductionOp::BitOr => b.binop(Opcode::LLVMOr, wide, x),
+                    ReductionOp::BitXor => b.binop(Opcode::LLVMXor, wide, x),
+                    ReductionOp::Max => b.select(b.icmp(IntPred::LLVMIntSGT, wide, x), wide, x),
+                    ReductionOp::Min => b.select(b.icmp(IntPred::LLVMIntSLT, wide, x), wide, x),
+                    ReductionOp::And | ReductionOp::Or => unreachable!("a short circuit's update is How::Logic"),
+                };
+                let nonzero = b.icmp(IntPred::LLVMIntNE, r, x.ty().const_int(0));
+                b.zext_or_trunc(nonzero, elem_ty)
+            });
+        }
+        How::ComplexMul { call, element_first, real } if first_part => {
+            // Both parts as one integer (the real part at the lower address: its low half).
+            let part = u.store.operand(0).ty();
+            let half = (part.store_size(m) * 8) as u32;
+            let ctx = m.context();
+            let (whole, half_int) = (ctx.int(2 * half), ctx.int(half));
+            let callee = call.called_function().expect("__muldc3 is called directly");
+            cas_update(m, b, u.store, real, whole, |b, old| {
+                let re = b.cast(Opcode::LLVMBitCast, b.zext_or_trunc(old, half_int), part);
+                let shifted = b.binop(Opcode::LLVMLShr, old, whole.const_int(half as u64));
+                let im = b.cast(Opcode::LLVMBitCast, b.zext_or_trunc(shifted, half_int), part);
+                let x = [call.call_arg(if element_first { 2 } else { 0 }), call.call_arg(if element_first { 3 } else { 1 })];
+                let args = if element_first { [re, im, x[0], x[1]] } else { [x[0], x[1], re, im] };
+                let product = b.call(callee, &args, "");
+                let get = |i: u32| if product.ty().kind() == llvm_sys::LLVMTypeKind::LLVMStructTypeKind { b.extract_value(product, i) } else { b.extract_element(product, i as u64) };
+                let bits = |v: Value<'ctx>| b.zext_or_trunc(b.cast(Opcode::LLVMBitCast, v, half_int), whole);
+                let high = b.binop(Opcode::LLVMShl, bits(get(1)), whole.const_int(half as u64));
+                b.binop(Opcode::LLVMOr, bits(get(0)), high)
+            });
+        }
+        How::ComplexMul { .. } => {}
+        How::Logic { .. } => unreachable!("emit makes a short circuit's update"),
+    }
+}
+
+/// The truth of an element's old value, as C tests it (`!= 0`; NaN is true).
+fn truth<'ctx>(b: &crate::ir::Builder<'ctx>, v: Value<'ctx>) -> Value<'ctx> {
+    if v.ty().is_float() {
+        b.fcmp(inkwell::FloatPredicate::UNE, v, v.ty().const_null())
+    } else {
+        b.icmp(IntPred::LLVMIntNE, v, v.ty().const_int(0))
+    }
+}
+
+/// `*p = new(*p)` as a compare-and-swap loop of `ty`'s size, placed where the builder is
+/// (before the update's `store`): the integer image of the old value is what the swap
+/// compares, so that a float's -0.0 and NaN work too. `new` computes from the old value as
+/// `ty`; the builder is left before the store.
+fn cas_update<'ctx>(m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, store: Value<'ctx>, p: Value<'ctx>, ty: crate::ir::Type<'ctx>, new: impl FnOnce(&crate::ir::Builder<'ctx>, Value<'ctx>) -> Value<'ctx>) {
     let ctx = m.context();
-    let ty = x.ty();
     let bits = ctx.int((ty.store_size(m) * 8) as u32);
     let start = b.insert_block();
-    let done = start.split_before(ctx, u.store, "acc.red.cas.done");
+    let done = start.split_before(ctx, store, "acc.red.cas.done");
     let lp: Block = ctx.append_block(start.parent(), "acc.red.cas");
     // split_before left `start` ending in a branch to `done`: go to the loop instead.
     let to_done = start.terminator().expect("a split block ends with a branch");
     b.position_before(to_done);
-    let first = b.atomic_load(bits, p);
+    // (A plain read for a 128-bit element, which has no atomic load: the swap checks it.)
+    let first = if bits.int_width() > 64 { b.load(bits, p, "") } else { b.atomic_load(bits, p) };
     b.br(lp);
     to_done.erase();
     b.position_at_end(lp);
     let old = b.phi(bits, "");
     old.add_incoming(first, start);
     let value = if ty == bits { old } else { b.cast(Opcode::LLVMBitCast, old, ty) };
-    let multiply = u.dead.iter().filter_map(|d| d.opcode()).find(|o| matches!(o, Opcode::LLVMMul | Opcode::LLVMFMul)).expect("a * update multiplies");
-    let product = b.binop(multiply, value, x);
-    let new = if ty == bits { product } else { b.cast(Opcode::LLVMBitCast, product, bits) };
-    let pair = b.cmpxchg(p, old, new);
+    let computed = new(b, value);
+    let image = if ty == bits { computed } else { b.cast(Opcode::LLVMBitCast, computed, bits) };
+    let pair = b.cmpxchg(p, old, image);
     let seen = b.extract_value(pair, 0);
     old.add_incoming(seen, lp);
     b.cond_br(b.extract_value(pair, 1), done, lp);
-    b.position_before(u.store);
+    b.position_before(store);
 }

@@ -357,7 +357,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep
         let t = crate::timing::phase("emit ptx");
         // Code generation changes the IR: it gets a copy unless nothing else is built from it.
         let last_use = !several && *arch == portable;
-        let ptx_text = if last_use { Nvptx::new(arch, opts.opt_level)?.emit_ptx(&dev_owned)? } else { emit_for(dev, arch, opts)? };
+        let ptx_text = if last_use { Nvptx::for_module(arch, opts.opt_level, dev)?.emit_ptx(&dev_owned)? } else { emit_for(dev, arch, opts)? };
         drop(t);
         let ptx_keep = if several { keep(&format!("{arch}.ptx")) } else { keep("ptx") };
         let _t = crate::timing::phase("ptxas");
@@ -393,7 +393,7 @@ fn generate(dev_owned: &OwnedModule<'_>, opts: &Options, relocatable: bool, keep
 
 /// PTX for `arch` from a copy of the optimised module (code generation changes the IR).
 fn emit_for<'ctx>(dev: Module<'ctx>, arch: &str, opts: &Options) -> Result<String> {
-    let target = Nvptx::new(arch, opts.opt_level)?;
+    let target = Nvptx::for_module(arch, opts.opt_level, dev)?;
     target.emit_ptx(&dev.clone_module())
 }
 
@@ -749,7 +749,7 @@ fn reductions<'ctx>(
     // the loop; the rest get private copies (reduction.rs).
     let mut atomic_notes = Vec::new();
     let mut atomic_plans = Vec::new();
-    let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
+    let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, partitioned: bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
         use crate::reduction::Placement;
         let mut kept = Vec::new();
         for x in items {
@@ -759,7 +759,7 @@ fn reductions<'ctx>(
                 continue;
             }
             let storage = crate::reduction::key_of(k, x.var.base);
-            match crate::atomic_reduction::plan(k, storage, &x, inside, loc) {
+            match crate::atomic_reduction::plan(k, storage, &x, inside, partitioned, loc) {
                 Ok(p) => {
                     atomic_plans.push(p);
                     let why = match placement {
@@ -767,12 +767,12 @@ fn reductions<'ctx>(
                         Placement::AtomicsNeeded => "its bounds are only known at run time",
                         _ => "a private copy would take over 1 KiB per thread",
                     };
-                    atomic_notes.push(crate::reduction::Note {
-                        loc: loc.clone(),
-                        clause: format!("reduction({}:{})", x.op.symbol(), x.var.text),
-                        span: span.into(),
-                        strategy: format!("{} ({why})", crate::atomic_reduction::STRATEGY),
-                    });
+                    let strategy = match (storage.is_alloca(), partitioned) {
+                        (false, _) => format!("{} ({why})", crate::atomic_reduction::STRATEGY),
+                        (true, true) => format!("atomic updates of its elements where the loop's threads share it ({why}; an array private to an enclosing level)"),
+                        (true, false) => "its updates as written (one thread runs the loop over its own copy of the array)".to_string(),
+                    };
+                    atomic_notes.push(crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy });
                 }
                 Err(e) if placement == Placement::AtomicsNeeded => return Err(e),
                 // A large array the region uses otherwise: private copies, as large as it.
@@ -781,7 +781,7 @@ fn reductions<'ctx>(
         }
         Ok(kept)
     };
-    let construct = atomics(construct, &|_| true, &r.directive.loc, "the compute region")?;
+    let construct = atomics(construct, &|_| true, true, &r.directive.loc, "the compute region")?;
     let mut inputs = Vec::new();
     if let (Some(b), Some(e)) = combined {
         inputs.push(crate::reduction::LoopInput {
@@ -798,7 +798,8 @@ fn reductions<'ctx>(
     let first = inputs.len();
     for (i, d) in loops.iter().enumerate() {
         let region = crate::reduction::Region::new(d.begin, d.end);
-        let items = atomics(of(&d.clauses), &|v| region.contains(v), &d.loc, &effective[first + i].describe())?;
+        let lv = effective[first + i];
+        let items = atomics(of(&d.clauses), &|v| region.contains(v), lv.gang || lv.worker || lv.vector, &d.loc, &lv.describe())?;
         inputs.push(crate::reduction::LoopInput {
             begin: d.begin,
             end: d.end,

@@ -58,6 +58,8 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
     rt.handle().set_data_layout(&host.data_layout());
     emu.link(rt).map_err(AccError::internal)?;
     insert_yields(emu)?;
+    // (After the yields: the lowered store must not get one of its own before it.)
+    lower_wide_cas(emu);
     let mut entries = Vec::new();
     for name in kernels {
         let k = emu.function(name).ok_or_else(|| AccError::internal(format!("kernel {name} missing in the emulator copy")))?;
@@ -101,6 +103,33 @@ pub fn link_into_host<'ctx>(host: Module<'ctx>, owned: OwnedModule<'ctx>, kernel
             Ok(f)
         })
         .collect()
+}
+
+/// Replaces each compare-and-swap wider than 64 bits (atomic_reduction.rs: a `double
+/// _Complex` element) with a load, a comparison and a store: x86-64 has it only with
+/// `cmpxchg16b`, which clang's default CPU lacks (it would call libatomic), and the
+/// emulator's threads are fibers of one OS thread that switch only at calls, so the three
+/// are one step of the block.
+fn lower_wide_cas(emu: Module<'_>) {
+    let ctx = emu.context();
+    let b = ctx.builder();
+    for f in emu.functions().into_iter().filter(|f| !f.is_declaration()) {
+        for i in f.blocks().into_iter().flat_map(|blk| blk.instructions()) {
+            let wide = i.opcode() == Some(Opcode::LLVMAtomicCmpXchg) && i.operand(1).ty().is_int() && i.operand(1).ty().int_width() > 64;
+            if !wide {
+                continue;
+            }
+            let (p, expected, new) = (i.operand(0), i.operand(1), i.operand(2));
+            b.position_before(i);
+            let old = b.load(expected.ty(), p, "");
+            let same = b.icmp(crate::ir::IntPred::LLVMIntEQ, old, expected);
+            b.store(b.select(same, new, old), p);
+            let pair = b.insert_value(i.ty().undef(), old, 0);
+            let pair = b.insert_value(pair, same, 1);
+            i.replace_all_uses_with(pair);
+            i.erase();
+        }
+    }
 }
 
 /// Address space of shared memory in the device module.

@@ -43,6 +43,17 @@ pub fn portable_arch(archs: &[String]) -> String {
     oldest.trim_end_matches('a').to_string()
 }
 
+/// The PTX ISA version with `atom.cas.b128` at system scope (LLVM gives monotonic
+/// atomics `.relaxed.sys`; 8.3 has the instruction only at narrower scopes).
+const WIDE_CAS_ISA: u32 = 84;
+
+/// Whether a function of `m` has a compare-and-swap wider than 64 bits.
+fn has_wide_cas(m: crate::ir::Module<'_>) -> bool {
+    m.functions().into_iter().flat_map(|f| f.blocks()).flat_map(|b| b.instructions()).any(|i| {
+        i.opcode() == Some(llvm_sys::LLVMOpcode::LLVMAtomicCmpXchg) && i.operand(1).ty().is_int() && i.operand(1).ty().int_width() > 64
+    })
+}
+
 /// An NVPTX target machine for one `sm_XX` (inkwell's).
 pub struct Nvptx {
     tm: TargetMachine,
@@ -50,10 +61,30 @@ pub struct Nvptx {
 
 impl Nvptx {
     pub fn new(arch: &str, opt_level: u8) -> Result<Nvptx> {
+        Self::with_isa(arch, opt_level, 0)
+    }
+
+    /// The target machine for code generation of `module`: a module with a 128-bit
+    /// compare-and-swap (atomic_reduction.rs, a `double _Complex` product) needs PTX 8.4 (for its `.sys` scope) and
+    /// sm_90, where `atom.cas.b128` first exists.
+    pub fn for_module(arch: &str, opt_level: u8, module: crate::ir::Module<'_>) -> Result<Nvptx> {
+        if !has_wide_cas(module) {
+            return Self::new(arch, opt_level);
+        }
+        if sm_number(arch) < 90 {
+            return Err(AccError::user(
+                &crate::error::Loc::default(),
+                format!("a 'double _Complex' array reduction with '*' updates its elements with a 128-bit compare-and-swap, which GPU architecture {arch} lacks (sm_90 or newer has it): build for sm_90 or newer, or give the reduction constant bounds"),
+            ));
+        }
+        Self::with_isa(arch, opt_level, WIDE_CAS_ISA)
+    }
+
+    fn with_isa(arch: &str, opt_level: u8, min_isa: u32) -> Result<Nvptx> {
         // Registration is idempotent.
         Target::initialize_nvptx(&InitializationConfig { asm_parser: false, disassembler: false, ..Default::default() });
         let triple = TargetTriple::create(TRIPLE);
-        let isa = ptx_isa(arch).ok_or_else(|| AccError::internal(format!("no PTX version known for GPU architecture '{arch}'")))?;
+        let isa = ptx_isa(arch).ok_or_else(|| AccError::internal(format!("no PTX version known for GPU architecture '{arch}'")))?.max(min_isa);
         let target = Target::from_triple(&triple).map_err(|e| AccError::internal(format!("the NVPTX target is not available in this LLVM: {e}")))?;
         let level = match opt_level {
             0 => OptimizationLevel::None,

@@ -1,15 +1,15 @@
 // Array reductions whose bounds are only known at run time (codegen/src/atomic_reduction.rs):
 // each update of an element becomes an atomic update of its device copy (atom.global.add,
-// .max/.min, a compare-and-swap loop for *), the report says so, and the forms atomics cannot
-// express are located errors. ptxas assembles the PTX.
+// .max/.min, a compare-and-swap loop for *, &&, ||, _Bool elements and complex products),
+// the report says so, and the forms atomics cannot express are located errors. ptxas
+// assembles the PTX.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %accc -O2 -save-temps -Minfo=accel -c %s -o %t/r.o 2> %t/report.txt
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.txt
 // RUN: FileCheck %s --check-prefix=PTX < %t/reduction-runtime-bounds.ptx
 // RUN: %ptxas -arch=sm_90 %t/reduction-runtime-bounds.ptx -o %t/r.cubin
 // RUN: not %accc -DREADS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=READS
-// RUN: not %accc -DPRIVATE -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=PRIVATE
-// RUN: not %accc -DLOGICAL -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=LOGICAL
+// RUN: not %accc -DSM80 --gpu-arch=sm_80 -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=SM80
 // RUN: not %accc -DASSIGNS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ASSIGNS
 // RUN: not %accc -DCALLS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=CALLS
 // RUN: not %accc -DROWS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ROWS
@@ -71,8 +71,12 @@ void reads(int n, int m, double *h, double *out) {
 }
 #endif
 
-#ifdef PRIVATE
-// PRIVATE: reduction-runtime-bounds.c:[[@LINE+5]]:9: error: OpenACC the array reduction 't[0:m]' without constant bounds of an array private to the compute region (accc updates such an array's elements atomically in device memory) is not supported yet
+// A gang's own array that its vector lanes reduce: they share it (shared memory).
+// REPORT-LABEL: reduction-runtime-bounds.c: private_array:
+// REPORT: [[@LINE+8]], Generating reduction(+:t[0:m]) over worker vector: atomic updates of its elements where the loop's threads share it (its bounds are only known at run time; an array private to an enclosing level)
+// PTX-LABEL: .entry private_array_l{{[0-9]+}}(
+// PTX: atom.shared.add.f64
+// PTX: ret;
 void private_array(int n, int m, double *out) {
 #pragma acc parallel loop gang copyout(out[0:n])
   for (int i = 0; i < n; i++) {
@@ -82,14 +86,34 @@ void private_array(int n, int m, double *out) {
     out[i] = t[0];
   }
 }
-#endif
 
-#ifdef LOGICAL
-// LOGICAL: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'f[0:m]' without constant bounds with '&&' on 'int' (accc updates such an array's elements atomically: integer and floating types with + * max min & | ^) is not supported yet
-void logical(int n, int m, int *f, const int *x) {
-#pragma acc parallel loop reduction(&&:f[0:m]) copyin(x[0:n])
-  for (int i = 0; i < n; i++) f[i % m] = f[i % m] && x[i];
+// && and a _Bool element: compare-and-swap loops (32 bits; an 8-bit one on a 32-bit word).
+// REPORT-LABEL: reduction-runtime-bounds.c: logical:
+// REPORT: [[@LINE+5]], Generating reduction(&&:f[0:m]) over the compute region: atomic updates
+// PTX-LABEL: .entry logical_l{{[0-9]+}}(
+// PTX: atom.{{.*}}cas.b32
+// PTX: ret;
+void logical(int n, int m, int *f, _Bool *b, const int *x) {
+#pragma acc parallel loop reduction(&&:f[0:m]) reduction(|:b[0:m]) copyin(x[0:n])
+  for (int i = 0; i < n; i++) {
+    f[i % m] = f[i % m] && x[i];
+    b[i % m] |= x[i] > 3;
+  }
 }
+
+// A double _Complex product: one 128-bit compare-and-swap of both parts (PTX 8.4, sm_90).
+// REPORT-LABEL: reduction-runtime-bounds.c: complex_product:
+// REPORT: [[@LINE+5]], Generating reduction(*:z[0:m]) over the compute region: atomic updates
+// PTX-LABEL: .entry complex_product_l{{[0-9]+}}(
+// PTX: atom.{{.*}}cas.b128
+// PTX: ret;
+void complex_product(int n, int m, double _Complex *z, const double _Complex *w) {
+#pragma acc parallel loop reduction(*:z[0:m]) copyin(w[0:n])
+  for (int i = 0; i < n; i++) z[i % m] *= w[i];
+}
+
+#ifdef SM80
+// SM80: error: a 'double _Complex' array reduction with '*' updates its elements with a 128-bit compare-and-swap, which GPU architecture sm_80 lacks
 #endif
 
 #ifdef ASSIGNS

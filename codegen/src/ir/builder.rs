@@ -162,6 +162,15 @@ impl<'ctx> Builder<'ctx> {
     pub fn binop(&self, op: Opcode, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
         Value::of(built(self.0.build_binop(op.into(), a.basic(), b.basic(), "")))
     }
+    /// Floating-point comparison.
+    pub fn fcmp(&self, p: inkwell::FloatPredicate, a: Value<'ctx>, b: Value<'ctx>) -> Value<'ctx> {
+        Value::of(built(self.0.build_float_compare(p, a.basic().into_float_value(), b.basic().into_float_value(), "")))
+    }
+    /// Element `index` of a vector value.
+    pub fn extract_element(&self, v: Value<'ctx>, index: u64) -> Value<'ctx> {
+        let i = self.0.get_insert_block().expect("a positioned builder").get_context().i32_type().const_int(index, false);
+        Value::of(built(self.0.build_extract_element(v.basic().into_vector_value(), i, "")))
+    }
     pub fn extract_value(&self, agg: Value<'ctx>, index: u32) -> Value<'ctx> {
         Value::of(built(self.0.build_extract_value(aggregate(agg), index, "")))
     }

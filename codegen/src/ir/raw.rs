@@ -354,6 +354,19 @@ pub fn fcmp_predicate(v: LLVMValueRef) -> llvm_sys::LLVMRealPredicate {
     unsafe { LLVMGetFCmpPredicate(v) }
 }
 
+/// The first index of an `extractvalue` or `insertvalue` instruction.
+pub fn first_aggregate_index(v: LLVMValueRef) -> Option<u32> {
+    // SAFETY: a live instruction; the indices are read only from `extractvalue` and
+    // `insertvalue`, which have at least one (LLVM's verifier), and only that many.
+    unsafe {
+        let op = LLVMGetInstructionOpcode(v);
+        if !matches!(op, LLVMOpcode::LLVMExtractValue | LLVMOpcode::LLVMInsertValue) || LLVMGetNumIndices(v) == 0 {
+            return None;
+        }
+        Some(*LLVMGetIndices(v))
+    }
+}
+
 /// Makes a load or store atomic (monotonic), e.g. the first read of a compare-and-swap loop.
 pub fn set_monotonic(i: LLVMValueRef) {
     // SAFETY: a live load or store (the caller's invariant), whose ordering may be set.

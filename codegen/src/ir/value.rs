@@ -195,6 +195,10 @@ impl<'ctx> Value<'ctx> {
     pub fn set_monotonic(self) {
         raw::set_monotonic(self.raw())
     }
+    /// The first index of an `extractvalue`/`insertvalue` (None for any other value).
+    pub fn aggregate_index(self) -> Option<u32> {
+        raw::first_aggregate_index(self.raw())
+    }
     pub fn fcmp_predicate(self) -> llvm_sys::LLVMRealPredicate {
         raw::fcmp_predicate(self.raw())
     }
