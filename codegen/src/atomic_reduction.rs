@@ -94,7 +94,13 @@ pub struct Planned<'ctx> {
 /// adds loops.
 pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, inside: &dyn Fn(Value<'ctx>) -> bool, partitioned: bool, loc: &Loc) -> Result<Planned<'ctx>> {
     // What makes the item one for atomics, as its errors name it.
-    let kind = if r.var.dims.is_empty() { "without constant bounds" } else { "over a part of each row" };
+    let kind = if !r.var.rows.is_empty() {
+        "through rows that are pointers"
+    } else if r.var.dims.is_empty() {
+        "without constant bounds"
+    } else {
+        "over a part of each row"
+    };
     let what = |why: &str| AccError::unsupported(loc, format!("the array reduction '{}' {kind} {why}", r.var.text));
     if storage.is_alloca() && !partitioned {
         // An array private to the region, updated by a loop that one thread runs (or each
@@ -104,7 +110,7 @@ pub fn plan<'ctx>(k: Value<'ctx>, storage: Value<'ctx>, r: &Reduction<'ctx>, ins
     // (An array private to the region that a partitioned loop updates is one that loop's
     // threads share: privatize.rs places it in shared memory or on the device heap, where
     // the atomics work.)
-    let found: Vec<(Value, Access)> = accesses(storage, k).into_iter().filter(|(i, _)| inside(*i)).collect();
+    let found: Vec<(Value, Access)> = accesses(storage, k, r.var.rows.len()).into_iter().filter(|(i, _)| inside(*i)).collect();
     if found.iter().any(|(_, a)| *a == Access::Other) {
         return Err(what("passes it to a function or stores its address (accc updates such an array's elements atomically and must see every access)"));
     }
@@ -172,20 +178,23 @@ enum Access {
 }
 
 /// The instructions of `k` that use an address computed from `storage` (through GEPs and
-/// casts), and how.
-fn accesses<'ctx>(storage: Value<'ctx>, k: Value<'ctx>) -> Vec<(Value<'ctx>, Access)> {
+/// casts), and how. `row_levels`: how many levels of row pointers lie between `storage`
+/// and the elements (`p[0:n][0:m]` of `double **p`: 1); a load of a row pointer is followed
+/// to the row's accesses, not counted as one.
+fn accesses<'ctx>(storage: Value<'ctx>, k: Value<'ctx>, row_levels: usize) -> Vec<(Value<'ctx>, Access)> {
     let mut out = Vec::new();
-    let mut work = vec![storage];
+    let mut work = vec![(storage, 0)];
     let mut seen = std::collections::HashSet::new();
-    while let Some(p) = work.pop() {
+    while let Some((p, depth)) = work.pop() {
         for u in p.users() {
             if !u.is_instruction() || u.parent_function() != k || !seen.insert(u) {
                 continue;
             }
             match u.opcode() {
-                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) if u.operand(0) == p => work.push(u),
-                Some(Opcode::LLVMLoad) if !u.is_atomic_access() => out.push((u, Access::Load)),
-                Some(Opcode::LLVMStore) if u.operand(1) == p && u.operand(0) != p && !u.is_atomic_access() => out.push((u, Access::Store)),
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast) if u.operand(0) == p => work.push((u, depth)),
+                Some(Opcode::LLVMLoad) if depth < row_levels && u.ty().is_ptr() && !u.is_atomic_access() => work.push((u, depth + 1)),
+                Some(Opcode::LLVMLoad) if !u.is_atomic_access() && depth == row_levels => out.push((u, Access::Load)),
+                Some(Opcode::LLVMStore) if u.operand(1) == p && u.operand(0) != p && !u.is_atomic_access() && depth == row_levels => out.push((u, Access::Store)),
                 _ => out.push((u, Access::Other)),
             }
         }

@@ -820,15 +820,19 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     }
     // Trailing dimensions as written (`m[0:8][0:4]`): whole ones are dropped (the rows are
     // the elements), a part of each row stays in `dims` (reduced with atomics); rows that
-    // are pointers cannot be reduced.
+    // are pointers (`p[0:n][0:m]` of `double **p`) become `rows` (mapped row by row, reduced
+    // with atomics).
     let mut var = read_section(&args[2..]);
     let known = |v: Value<'ctx>| v.const_int_value();
     let mut dims = Vec::new();
     for d in std::mem::take(&mut var.dims) {
         match crate::sections::contiguity(known(d.lower), known(d.length), known(d.extent)) {
-            crate::sections::Contiguity::Whole => {}
-            crate::sections::Contiguity::PointerRows { .. } => {
-                return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message("reduction", &var.text)));
+            crate::sections::Contiguity::Whole if var.rows.is_empty() => {}
+            crate::sections::Contiguity::PointerRows { elem_size } if dims.is_empty() => {
+                var.rows.push(RowLevel { lower: d.lower, length: d.length, elem_size: elem_size as u64 })
+            }
+            _ if !var.rows.is_empty() => {
+                return Err(AccError::unsupported(loc, format!("the reduction '{}' whose rows are pointers to arrays (only rows of pointers to elements are reduced)", var.text)));
             }
             _ => dims.push(d),
         }

@@ -763,6 +763,7 @@ fn reductions<'ctx>(
                 Ok(p) => {
                     atomic_plans.push(p);
                     let why = match placement {
+                        _ if !x.var.rows.is_empty() => "its rows are pointers, not one range of elements",
                         _ if !x.var.dims.is_empty() => "a part of each row, not one range of elements",
                         Placement::AtomicsNeeded => "its bounds are only known at run time",
                         _ => "a private copy would take over 1 KiB per thread",

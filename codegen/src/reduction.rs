@@ -698,8 +698,8 @@ pub enum Placement {
 
 pub fn placement(r: &Reduction<'_>) -> Placement {
     let v = &r.var;
-    // A part of each row (`m[0:8][0:4]`): not one range of elements.
-    if !v.dims.is_empty() {
+    // A part of each row (`m[0:8][0:4]`), rows that are pointers: not one range of elements.
+    if !v.dims.is_empty() || !v.rows.is_empty() {
         return Placement::AtomicsNeeded;
     }
     match Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()) {
@@ -844,7 +844,7 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>], before: Value<'ctx>,
             if !r.var.dims.is_empty() {
                 var.text = whole_rows_text(&r.var.text);
             }
-            for v in [&mut var.base, &mut var.lower, &mut var.length] {
+            for v in [&mut var.base, &mut var.lower, &mut var.length].into_iter().chain(var.rows.iter_mut().flat_map(|r| [&mut r.lower, &mut r.length])) {
                 *v = computed_before(*v, before, cfg, 0)?;
             }
             Some(Clause::Data(DataKind::Copy, var))

@@ -98,6 +98,13 @@ pub fn section_base(item: &str) -> Option<&str> {
     Some(item[..toks[sec.open].start].trim()).filter(|b| !b.is_empty())
 }
 
+/// How many `[...]` groups follow the first array section of `item` (1 for `p[0:n][0:m]`).
+pub fn trailing_dims(item: &str) -> usize {
+    let toks = tokenize(item, false);
+    let Ok(groups) = top_level_groups(item, &toks) else { return 0 };
+    groups.iter().position(|g| g.colon.is_some()).map_or(0, |fs| groups.len() - fs - 1)
+}
+
 /// Whether the trailing dimensions of a multi-dimensional section may be any sections
 /// (each written as a `lower, length, extent` triple that the pass checks for contiguity)
 /// or only `[:]` (reductions).

@@ -562,8 +562,10 @@ fn lower_reduction(
                 text = v.trim();
             }
         }
+        // An element of the section (through every dimension: `(p)[0][0]` for
+        // `p[0:n][0:m]`, whose rows may be pointers), for its type.
         let element = match crate::operand::section_base(var) {
-            Some(base) => format!("({base})[0]"),
+            Some(base) => format!("({base}){}", "[0]".repeat(1 + crate::operand::trailing_dims(var))),
             None => var.to_string(),
         };
         // Trailing dimensions that are not `[:]` follow the text: the pass reduces a part of
@@ -1180,6 +1182,10 @@ mod tests {
         assert!(t.contains(", (void*)&(a), 0LL, 1LL, (long long)sizeof(a), \"a\");"), "{t}");
         assert!(t.contains("_Generic(&((b)[0]), ") && t.contains(", (void*)(b), (long long)(2), (long long)(3), (long long)sizeof((b)[0]), \"b[2:3]\");"), "{t}");
         assert!(t.contains("\"reduction\", \"&&\", "), "{t}");
+        // The element's type through every dimension (the rows may be pointers).
+        let rows = rw("# 1 \"t.c\"\n#pragma acc parallel loop reduction(+: p[0:n][0:m])\nfor(;;);\n", None).unwrap();
+        let t = String::from_utf8_lossy(&rows.text).into_owned();
+        assert!(t.contains("_Generic(&((p)[0][0]), "), "{t}");
         let bad = rw("# 1 \"t.c\"\n#pragma acc parallel loop reduction(-:s)\nfor(;;);\n", None).unwrap_err();
         assert_eq!(bad[0].to_string(), "t.c:1:27: error: unknown reduction operator '-' (expected + * max min & | ^ && ||)");
     }

@@ -112,6 +112,19 @@ void complex_product(int n, int m, double _Complex *z, const double _Complex *w)
   for (int i = 0; i < n; i++) z[i % m] *= w[i];
 }
 
+// Rows that are pointers: the implied copy maps each row, the updates go through the
+// device row pointers.
+// REPORT-LABEL: reduction-runtime-bounds.c: pointer_rows:
+// REPORT: [[@LINE+6]], Generating reduction(+:p[0:n][0:m]) over the compute region: atomic updates of its elements in device memory (its rows are pointers, not one range of elements)
+// REPORT: [[@LINE+5]], Generating copy(p[0:n][0:m])
+// PTX-LABEL: .entry pointer_rows_l{{[0-9]+}}(
+// PTX: atom{{.*}}.add.f64
+// PTX: ret;
+void pointer_rows(int k, int n, int m, double **p) {
+#pragma acc parallel loop reduction(+:p[0:n][0:m])
+  for (int i = 0; i < k; i++) p[i % n][i % m] += 1;
+}
+
 #ifdef SM80
 // SM80: error: a 'double _Complex' array reduction with '*' updates its elements with a 128-bit compare-and-swap, which GPU architecture sm_80 lacks
 #endif

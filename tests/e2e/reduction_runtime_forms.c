@@ -2,7 +2,8 @@
  * atomic instruction (codegen/src/atomic_reduction.rs): `&&`/`||` in either operand order on
  * int, char and double elements, `_Bool` elements under every operator, complex `+` and `*`
  * (a 64-bit and a 128-bit compare-and-swap of both parts), and arrays private to a gang or
- * worker that an inner loop reduces (shared by that loop's threads). Every element is
+ * worker that an inner loop reduces (shared by that loop's threads), and sections through rows
+ * that are pointers (`double **p`: each row mapped and attached on its own). Every element is
  * checked against a serial computation; sizes are odd and each element is hit by many
  * iterations from different gangs and lanes, and the original values take part. */
 #define E2E_NAME "reduction_runtime_forms"
@@ -130,6 +131,49 @@ static void private_arrays(int gangs, int n, int m) {
   free(out), free(wout), free(sout);
 }
 
+static void pointer_rows(int n, int m, int iters) {
+  double **p = e2e_alloc(n * sizeof *p), **pw = e2e_alloc(n * sizeof *pw);
+  int **q = e2e_alloc(n * sizeof *q), **qw = e2e_alloc(n * sizeof *qw);
+  for (int r = 0; r < n; r++) {
+    p[r] = e2e_alloc(m * sizeof **p), pw[r] = e2e_alloc(m * sizeof **pw);
+    q[r] = e2e_alloc(m * sizeof **q), qw[r] = e2e_alloc(m * sizeof **qw);
+    for (int c = 0; c < m; c++) p[r][c] = pw[r][c] = r + 0.5 * c, q[r][c] = qw[r][c] = -r;
+  }
+  for (int i = 0; i < iters; i++) {
+    pw[i % n][(i / n) % m] += 0.25 * (i % 3);
+    int r = 1 + i % (n - 1), c = 2 + (i / 3) % (m - 3), v = (i * 31) % 997;
+    if (v > qw[r][c]) qw[r][c] = v;
+  }
+  /* On the construct (its implied copy maps every row), then a part of each row on a gang
+   * loop, then a worker loop's item inside a data region that maps the rows. */
+#pragma acc parallel loop reduction(+: p[0:n][0:m])
+  for (int i = 0; i < iters; i++) p[i % n][(i / n) % m] += 0.25 * (i % 3);
+#pragma acc parallel
+#pragma acc loop gang reduction(max: q[1:n - 1][2:m - 3])
+  for (int i = 0; i < iters; i++) {
+    int r = 1 + i % (n - 1), c = 2 + (i / 3) % (m - 3), v = (i * 31) % 997;
+    q[r][c] = q[r][c] > v ? q[r][c] : v;
+  }
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < m; c++) {
+      CHECK(p[r][c] == pw[r][c], "pointer_rows(%d, %d): p[%d][%d] = %g, want %g", n, m, r, c, p[r][c], pw[r][c]);
+      CHECK(q[r][c] == qw[r][c], "pointer_rows(%d, %d): q[%d][%d] = %d, want %d", n, m, r, c, q[r][c], qw[r][c]);
+      pw[r][c] = p[r][c];
+    }
+  for (int g = 0; g < 5; g++)
+    for (int i = 0; i < iters; i++) pw[(i + g) % n][i % m] -= 1.0;
+#pragma acc data copy(p[0:n][0:m])
+#pragma acc parallel loop gang num_gangs(5)
+  for (int g = 0; g < 5; g++) {
+#pragma acc loop worker reduction(+: p[0:n][0:m])
+    for (int i = 0; i < iters; i++) p[(i + g) % n][i % m] -= 1.0;
+  }
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < m; c++) CHECK(p[r][c] == pw[r][c], "pointer_rows(%d, %d): after the worker loops p[%d][%d] = %g, want %g", n, m, r, c, p[r][c], pw[r][c]);
+  for (int r = 0; r < n; r++) free(p[r]), free(pw[r]), free(q[r]), free(qw[r]);
+  free(p), free(pw), free(q), free(qw);
+}
+
 int main(void) {
   logical(20011, 13);
   logical(9, 7);
@@ -139,5 +183,7 @@ int main(void) {
   complexes(3, 5);
   private_arrays(37, 1001, 7);
   private_arrays(3, 5, 9);
+  pointer_rows(7, 9, 20011);
+  pointer_rows(2, 4, 3);
   return e2e_finish();
 }
