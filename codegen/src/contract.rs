@@ -647,7 +647,8 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
 fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: &[Value<'ctx>], loc: &Loc) -> Result<Clause<'ctx>> {
     use acc::Clause as C;
     // Sections through pointer rows are mapped row by row by data clauses and `update`.
-    let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host);
+    // (`use_device` translates the pointer variable itself: the rows change nothing.)
+    let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host | C::UseDevice);
     let var = || read_var(args, name, loc, rows_allowed);
     if let Some(kind) = data_kind(clause) {
         return Ok(Clause::Data(kind, var()?));
@@ -761,15 +762,28 @@ fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc, rows_allowed: b
             crate::sections::Contiguity::PointerRows { elem_size } if rows_allowed => {
                 rows.push(RowLevel { lower: dim.lower, length: dim.length, elem_size: elem_size as u64 })
             }
-            crate::sections::Contiguity::PointerRows { .. } => {
-                return Err(AccError::unsupported(loc, crate::sections::pointer_rows_message(clause, &text)))
-            }
+            crate::sections::Contiguity::PointerRows { .. } => return Err(rows_error(clause, &text, loc)),
             crate::sections::Contiguity::Apart { lower, length, extent } => {
                 return Err(AccError::user(loc, crate::sections::apart_message(clause, &text, dim.number, lower, length, extent)))
             }
         }
     }
     Ok(Var { base: args[0], lower: args[1], length: args[2], elem_size: args[3], text, dims, rows })
+}
+
+/// Why a clause that maps no data takes no section through pointer rows: `deviceptr`,
+/// `attach`, `detach` and `link` name pointers or globals themselves (OpenACC 3.3 §2.7.5,
+/// §2.7.13-14, §2.13.3: the elements of `p[0:n][0:m]` are the rows' elements); private
+/// copies of such a section are not made yet.
+fn rows_error(clause: &str, text: &str, loc: &Loc) -> AccError {
+    match clause {
+        "deviceptr" | "attach" | "detach" => AccError::user(
+            loc,
+            format!("'{text}' in a '{clause}' clause: its items must be pointers (OpenACC 3.3), and this section names the elements of the rows; name the row pointers instead ('{clause}' of a section of them, or of the pointer variable)"),
+        ),
+        "link" => AccError::user(loc, format!("'{text}' in a 'link' clause: a 'declare link' names global variables (or sections of global arrays), not the data their pointers reach")),
+        _ => AccError::unsupported(loc, crate::sections::pointer_rows_message(clause, text)),
+    }
 }
 
 /// The items of a `cache` directive read afresh from its clause calls (their operands as they

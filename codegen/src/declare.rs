@@ -188,11 +188,6 @@ fn returns_of<'ctx>(d: &Directive<'ctx>, cfg: &FunctionCfg<'ctx>) -> Result<Vec<
 pub fn check_placement<'ctx>(ds: &[Directive<'ctx>]) -> Result<()> {
     let mut cfgs: HashMap<Value, FunctionCfg> = HashMap::new();
     for d in ds.iter().filter(|d| d.kind == DirectiveKind::Declare && !at_file_scope(d)) {
-        // The returns' exits are single-range calls: a section through pointer rows would
-        // lose its rows there.
-        if let Some((kind, v)) = items(d).find(|(_, v)| !v.rows.is_empty()) {
-            return Err(AccError::unsupported(&d.loc, crate::sections::pointer_rows_message(&format!("declare {}", clause_name(kind)), &v.text)));
-        }
         let cfg = cfgs.entry(d.function).or_insert_with(|| FunctionCfg::new(d.function));
         returns_of(d, cfg)?;
     }

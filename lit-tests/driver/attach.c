@@ -8,7 +8,6 @@
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: not %accc -DAPART_ELEMENT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART_ELEMENT
 // RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: not %accc -DROWS_DECLARE -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-DECLARE
 // RUN: not %accc -DROWS_GLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-GLOBAL
 
 // CHECK-DAG: [[ATTACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"attach\00"
@@ -130,14 +129,6 @@ void private_rows(double **p, int n, int m) {
 }
 #endif
 
-#ifdef ROWS_DECLARE
-// A function-scope declare's exits at the returns are single ranges.
-// ROWS-DECLARE: attach.c:[[@LINE+2]]:9: error: OpenACC 'p[0:n][0:m]' in a 'declare copyin' clause (a section whose rows are pointers, as with 'double **p': only data clauses and update map such a section row by row) is not supported yet
-void declare_rows(double **p, int n, int m) {
-#pragma acc declare copyin(p[0:n][0:m])
-  p[0][0] = 1;
-}
-#endif
 
 #ifdef ROWS_GLOBAL
 // Nor does a file-scope one (a global array of row pointers).

@@ -6,7 +6,8 @@
  * reference counts, create + copyout, update self/device of the rows, three levels
  * (`int ***q`), a struct member of type `double **` (through a pointer and in a struct
  * value), a sub-range of rows and of columns
- * (`p[2:n-3][1:m-2]`), rows shared by two pointers, a null row, and `async`.
+ * (`p[2:n-3][1:m-2]`), rows shared by two pointers, a null row, `async`, and a
+ * function-scope `declare copy` of rows (copied back at each of the function's returns).
  *
  * On a device with memory of its own, the host changes its copy after a copyin without
  * update: which values a kernel sees says whether it used the attached device rows. */
@@ -252,6 +253,33 @@ static void on_a_queue(int n, int m) {
   free_matrix(p, n);
 }
 
+/* A function-scope declare: a data region to every return (two here). */
+static int declared_rows(double **p, int n, int m, int early) {
+#pragma acc declare copy(p[0:n][1:m - 2])
+#pragma acc parallel loop collapse(2) present(p[0:n][1:m - 2])
+  for (int i = 0; i < n; i++)
+    for (int j = 1; j < m - 1; j++) p[i][j] *= 2;
+  if (early) return 1;
+#pragma acc parallel loop present(p[0:n][1:m - 2])
+  for (int i = 0; i < n; i++) p[i][1] += 1;
+  return 0;
+}
+
+static void declare_in_function(int n, int m) {
+  for (int early = 0; early < 2; early++) {
+    double **p = matrix(n, m, 0.5);
+    declared_rows(p, n, m, early);
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < m; j++) {
+        double want = 0.5 + i * m + j;
+        if (j >= 1 && j < m - 1) want = 2 * want + (j == 1 && !early);
+        CHECK(p[i][j] == want, "declare (early return %d): p[%d][%d]=%g, want %g", early, i, j, p[i][j], want);
+      }
+    CHECK(!acc_is_present(p[0] + 1, sizeof(double)) || shared_memory(p[0]), "declare (early return %d): a row still present after the return", early);
+    free_matrix(p, n);
+  }
+}
+
 int main(void) {
   copy_on_compute(37, 19);
   enter_exit(11, 23);
@@ -261,5 +289,6 @@ int main(void) {
   struct_member(7, 13);
   struct_value(6, 9);
   on_a_queue(17, 5);
+  declare_in_function(7, 11);
   return e2e_finish();
 }
