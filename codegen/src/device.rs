@@ -594,14 +594,22 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let caches = cached.notes;
     let gang_dims: Vec<u8> = descs.iter().zip(&levels).filter(|(_, lv)| lv.gang).map(|((d, _, _), _)| d.gang_dim).collect();
     let cap_gangs = !r.directive.has(|c| matches!(c, Clause::NumGangs(_)));
-    // A row reduction keeps its dimension to one gang, which num_gangs cannot then size.
+    // A row reduction keeps its dimension to one gang (reduction.rs: the row's gangs cannot
+    // combine their copies in the middle of the kernel), which num_gangs then cannot size:
+    // the launch has one gang there, and the compile says so. (Clang rejects the clearer
+    // cases: a gang loop's reduction under a num_gangs of several values.)
     if let Some(Clause::NumGangs(values)) = r.directive.clauses.iter().find(|c| matches!(c, Clause::NumGangs(_))) {
         for (d, v) in values.iter().enumerate() {
             if red.single_gang_dims & (1 << d) != 0 && v.const_int_value() != Some(1) {
-                return Err(AccError::unsupported(
-                    &r.directive.loc,
-                    format!("'num_gangs' for gang dimension {} of a kernel whose gang(dim: {}) loop, nested in a gang loop of a higher dimension, reduces a variable private to that loop's iteration (accc runs such a loop's iterations on one gang of dimension {}: leave that dimension to the compiler)", d + 1, d + 1, d + 1),
-                ));
+                crate::error::warn(&crate::error::Warning {
+                    loc: r.directive.loc.clone(),
+                    msg: format!(
+                        "'num_gangs' for gang dimension {} is not used: a gang(dim: {}) loop nested in a gang loop of a higher dimension reduces a variable private to that loop's iteration, so accc runs it on one gang of dimension {} (the row's gangs could not combine their partial results in the middle of the kernel)",
+                        d + 1,
+                        d + 1,
+                        d + 1
+                    ),
+                });
             }
         }
     }

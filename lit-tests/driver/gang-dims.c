@@ -7,6 +7,8 @@
 // RUN: FileCheck %s --check-prefix=PTX < gang-dims.ptx
 // RUN: %ptxas -arch=sm_90 gang-dims.ptx -o k.cubin
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload gang-dims.acc.ll -S -o - | FileCheck %s --check-prefix=HOST
+// A row reduction keeps its dimension to one gang: num_gangs for it is a warning, not used.
+// RUN: %accc -O2 -DROW_REDUCTION -c %s -o rr.o 2>&1 | FileCheck %s --check-prefix=ROW
 
 // INFO-LABEL: gang-dims.c: rows:
 // INFO: {{[0-9]+}}, launch: gangs in dimensions 1 and 2 of the grid, enough for each gang loop's iterations
@@ -47,3 +49,17 @@ void line(double *a, int n) {
 #pragma acc parallel loop gang(dim: 1) num_gangs(4) copy(a[0:n])
   for (int k = 0; k < n; k++) a[k] += 1;
 }
+
+#ifdef ROW_REDUCTION
+// ROW: gang-dims.c:[[@LINE+2]]:9: warning: 'num_gangs' for gang dimension 1 is not used: a gang(dim: 1) loop nested in a gang loop of a higher dimension reduces a variable private to that loop's iteration
+void row_sums(double *out, int n, int m) {
+#pragma acc parallel num_gangs(4) copyout(out[0:n])
+#pragma acc loop gang(dim: 2)
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+#pragma acc loop gang reduction(+: s)
+    for (int j = 0; j < m; j++) s += j;
+    out[i] = s;
+  }
+}
+#endif
