@@ -660,8 +660,11 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         // `self(c)` on a compute construct: one i64 condition (a *var* has five operands).
         C::Self_ if args.len() == 1 => Clause::SelfCond(args[0]),
         C::Self_ | C::Host => Clause::Update { to_device: false, var: var()? },
-        C::Private => Clause::Private(var()?),
-        C::FirstPrivate => Clause::FirstPrivate(var()?),
+        // A copy of a section of several dimensions holds its whole rows (`p[0:n][0:m]` of
+        // `double (*p)[M]`: n rows of M): a superset of the section, as private storage may
+        // be, filled from whole rows (inside the host's array) for firstprivate.
+        C::Private => Clause::Private(Var { dims: Vec::new(), ..var()? }),
+        C::FirstPrivate => Clause::FirstPrivate(Var { dims: Vec::new(), ..var()? }),
         C::Reduction => return reduction(call, args, loc).map(Clause::Reduction),
         C::NumGangs => Clause::NumGangs(args.iter().map(|v| launch_size(loc, name, *v)).collect::<Result<_>>()?),
         C::NumWorkers => Clause::NumWorkers(launch_size(loc, name, args[0])?),

@@ -436,6 +436,40 @@ pub(crate) fn region_blocks<'ctx>(entry: Block<'ctx>, exit: Block<'ctx>) -> Vec<
     out
 }
 
+/// A private section's pointer at a variable index (`pp[i][0:n]`) is the element the index
+/// has where the region starts: the region's reads of `pp[i]` are the copy only while `i`
+/// keeps that value, so the index must be a variable the region captures and never assigns.
+fn check_index_variables<'ctx>(f: Value<'ctx>, path: &crate::private_copies::MemberPath<'ctx>, replaced: &[(Value<'ctx>, Value<'ctx>)], loc: &crate::error::Loc, text: &str) -> Result<()> {
+    for host in path.index_variables() {
+        let name = display_name(host);
+        let Some(slot) = replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r) else {
+            return Err(AccError::unsupported(loc, format!("'{text}' in a private clause whose index '{name}' the region does not read (privatise a section of a local pointer variable instead)")));
+        };
+        if !crate::private_copies::keeps_its_value(f, slot) {
+            return Err(AccError::user(
+                loc,
+                format!("'{text}' in a private clause: the region assigns its index '{name}', after which the section's pointer is another one; copy the pointer to a local variable before the region and privatise that variable's section"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Erases `a` when nothing uses it and it only computes an address (a GEP, a cast, a load of
+/// a pointer), then what it was computed from, the same way.
+fn erase_unused_address(a: Value<'_>) {
+    let mut at = a;
+    while at.is_instruction()
+        && at.users().is_empty()
+        && matches!(at.opcode(), Some(crate::ir::Opcode::LLVMGetElementPtr | crate::ir::Opcode::LLVMBitCast | crate::ir::Opcode::LLVMAddrSpaceCast | crate::ir::Opcode::LLVMLoad))
+        && !at.is_atomic_access()
+    {
+        let next = at.operand(0);
+        at.erase();
+        at = next;
+    }
+}
+
 fn check_single_exit<'ctx>(d: &Directive<'ctx>, region: &[Block<'ctx>], exit: Block<'ctx>) -> Result<()> {
     for b in region {
         if b.terminator().is_some_and(|t| t.successors().is_empty() && t.opcode() != Some(llvm_sys::LLVMOpcode::LLVMUnreachable)) {
@@ -667,9 +701,17 @@ fn build_function<'ctx>(
             if let crate::private_copies::Source::Member(x) = &c.source {
                 // The member's loads (of the struct as passed) are the copy's pointer.
                 let root = replaced.iter().find(|(v, _)| *v == c.value).map_or(c.value, |(_, r)| *r);
-                for load in crate::private_copies::member_loads(f, x, root) {
+                if let Some(path) = crate::private_copies::member_path(strip(x.base).operand(0)) {
+                    check_index_variables(f, &path, &replaced, &d.loc, &x.text)?;
+                }
+                let slot_in = |host: Value<'ctx>| replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r);
+                for load in crate::private_copies::member_loads(f, x, root, &slot_in) {
                     load.replace_all_uses_with(replacement);
+                    let address = load.operand(0);
                     load.erase();
+                    // What only found the member (`ps->q` for `ps->q->p`) goes too: a pointer
+                    // the kernel no longer dereferences needs no device data.
+                    erase_unused_address(address);
                 }
                 continue;
             }
@@ -684,7 +726,11 @@ fn build_function<'ctx>(
     b.br(entry);
     for c in in_loop {
         let storage = replaced.iter().find(|(v, _)| *v == c.value).map(|(_, r)| *r).ok_or_else(|| AccError::internal("an in-loop private copy of a variable the region does not capture"))?;
-        crate::private_copies::emit_in_loop(m, f, c, storage)?;
+        if let Some(path) = &c.member {
+            check_index_variables(f, path, &replaced, &c.loc, &c.var.text)?;
+        }
+        let slot_in = |host: Value<'ctx>| replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r);
+        crate::private_copies::emit_in_loop(m, f, c, storage, &slot_in)?;
     }
     drop_foreign_lifetimes(f);
     // Debug records are not uses: they still name the host's values and scopes.

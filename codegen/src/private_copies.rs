@@ -26,15 +26,18 @@
 //! A section of a pointer member of a struct variable (`s.p[0:n]`, [`Source::Member`]) is
 //! a copy too: the struct is passed as before, and the region's loads of that member
 //! become the copy's pointer; so is one of a member at constant offsets from a pointer
-//! variable's target (`ps->p[0:n]`, `pp[2][0:n]`, [`MemberPath::through_pointer`]): the
-//! region's loads of `ps->p` become the copy's pointer.
+//! variable's target (`ps->p[0:n]`, `pp[2][0:n]`), or through further pointers
+//! (`ps->q->p[0:n]`, [`MemberPath::hops`]): the region's loads of `ps->p` become the copy's
+//! pointer.
 //!
 //! A loop's section (of a pointer variable or a member) whose bounds the region computes
 //! cannot be in the area (sized at launch): [`InLoopCopy`] makes it per iteration inside
 //! the kernel.
 //!
-//! Does not: copy sections of several dimensions or through pointer rows, or of a pointer
-//! reached through two pointers or a variable index (located errors),
+//! A section of several dimensions (`p[0:n][0:m]` of `double (*p)[M]`) is copied as its
+//! whole rows (contract.rs drops the trailing dimensions of private items).
+//!
+//! Does not: copy sections through pointer rows (a located error),
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -169,40 +172,72 @@ pub fn find<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>
     None
 }
 
-/// Where a pointer member is: its root variable, the chain of constant-index GEPs from the
-/// root's storage down to the member (zero-offset ones stripped), and whether the chain
-/// starts at the target of the root (a pointer variable: `ps->p`, `pp[2]`) rather than at
-/// the root itself (a struct variable: `s.p`, `s.in.p`).
+/// Where a pointer member is: its root variable and, from the root's storage down to the
+/// member, the hops of GEPs (zero-offset ones stripped), each hop after the first starting
+/// at a pointer loaded from where the hop before ends: `s.p`, `s.in.p` (one hop from the
+/// struct variable), `ps->p`, `pp[2]` (an empty hop to the pointer variable's slot, then its
+/// target's), `ps->q->p` (three). An index is a constant or a variable's value (`pp[i]`).
 #[derive(Clone, Debug)]
 pub struct MemberPath<'ctx> {
     pub root: Value<'ctx>,
-    pub chain: Vec<(crate::ir::Type<'ctx>, Vec<i64>)>,
-    pub through_pointer: bool,
+    pub hops: Vec<Vec<(crate::ir::Type<'ctx>, Vec<Index<'ctx>>)>>,
+}
+
+/// One index of a GEP on a member's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Index<'ctx> {
+    Const(i64),
+    /// The value of the variable in this slot (an alloca or a global), read where the path
+    /// is computed (converted to the index type).
+    Variable(Value<'ctx>),
+}
+
+impl<'ctx> MemberPath<'ctx> {
+    /// The variables the path's indices read (`i` of `pp[i]`).
+    pub fn index_variables(&self) -> Vec<Value<'ctx>> {
+        self.hops.iter().flatten().flat_map(|(_, ix)| ix.iter()).filter_map(|i| if let Index::Variable(v) = i { Some(*v) } else { None }).collect()
+    }
+}
+
+/// The index GEP operand `v` is: a constant, or a load of a variable's slot (through integer
+/// conversions).
+fn index_of(v: Value<'_>) -> Option<Index<'_>> {
+    if let Some(c) = v.const_int_value() {
+        return Some(Index::Const(c));
+    }
+    let mut at = v;
+    while matches!(at.opcode(), Some(Opcode::LLVMSExt | Opcode::LLVMZExt | Opcode::LLVMTrunc)) {
+        at = at.operand(0);
+    }
+    let slot = (at.opcode() == Some(Opcode::LLVMLoad) && !at.is_atomic_access()).then(|| strip(at.operand(0)))?;
+    (slot.is_alloca() || slot.is_global_variable()).then_some(Index::Variable(slot))
 }
 
 /// The member a pointer's address names, when it is one (`&s.p`, `&s.in.p`, `&ps->p`,
-/// `&pp[2]`; not through a variable index or a second pointer, `ps->q->p`).
+/// `&pp[2]`, `&pp[i]`, `&ps->q->p`, `&s.q->p`).
 pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<MemberPath<'ctx>> {
-    let mut chain = Vec::new();
+    let is_variable = |v: Value<'ctx>| v.is_alloca() || v.is_global_variable();
+    let mut hops = Vec::new();
     let mut at = strip(addr);
-    while at.opcode() == Some(Opcode::LLVMGetElementPtr) {
-        let indices: Option<Vec<i64>> = at.operands()[1..].iter().map(|i| i.const_int_value()).collect();
-        chain.push((at.gep_source_type(), indices?));
+    loop {
+        let mut chain = Vec::new();
+        while at.opcode() == Some(Opcode::LLVMGetElementPtr) {
+            let indices: Option<Vec<Index>> = at.operands()[1..].iter().map(|i| index_of(*i)).collect();
+            chain.push((at.gep_source_type(), indices?));
+            at = strip(at.operand(0));
+        }
+        hops.push(chain);
+        // The root: a struct variable (the member inside it, or through pointers from it),
+        // or a pointer variable whose target the path starts in.
+        if is_variable(at) && (hops.len() > 1 || !crate::outline::variable_type(at).is_scalar()) {
+            hops.reverse();
+            return Some(MemberPath { root: at, hops });
+        }
+        if at.opcode() != Some(Opcode::LLVMLoad) || hops.len() > 8 {
+            return None;
+        }
         at = strip(at.operand(0));
     }
-    let is_variable = |v: Value<'ctx>| v.is_alloca() || v.is_global_variable();
-    // No GEP left: the first member (of the first member ...), at the struct's own address.
-    if is_variable(at) && !crate::outline::variable_type(at).is_scalar() {
-        return Some(MemberPath { root: at, chain, through_pointer: false });
-    }
-    // The target of a pointer variable: `ps->p` is a GEP from `ps`'s value.
-    if at.opcode() == Some(Opcode::LLVMLoad) {
-        let slot = strip(at.operand(0));
-        if is_variable(slot) && crate::outline::variable_type(slot).is_ptr() {
-            return Some(MemberPath { root: slot, chain, through_pointer: true });
-        }
-    }
-    None
 }
 
 /// The `private`/`firstprivate` sections of pointer members of variable `v` (a struct,
@@ -210,7 +245,7 @@ pub fn member_path<'ctx>(addr: Value<'ctx>) -> Option<MemberPath<'ctx>> {
 pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>) -> Vec<(Source<'ctx>, bool, Origin)> {
     let of_v = |x: &Var<'ctx>| {
         let b = strip(x.base);
-        b.opcode() == Some(Opcode::LLVMLoad) && x.dims.is_empty() && member_path(b.operand(0)).is_some_and(|p| p.root == v)
+        b.opcode() == Some(Opcode::LLVMLoad) && member_path(b.operand(0)).is_some_and(|p| p.root == v)
     };
     let mut out = Vec::new();
     for c in &d.clauses {
@@ -233,34 +268,53 @@ pub fn member_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: 
 }
 
 /// In outlined function `f`, the loads of the member that member copy `x` names, now that
-/// its root variable is `root` there.
-pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
+/// its root variable is `root` there and an index variable's slot is `slot_in(host slot)`.
+pub fn member_loads<'ctx>(f: Value<'ctx>, x: &Var<'ctx>, root: Value<'ctx>, slot_in: &dyn Fn(Value<'ctx>) -> Option<Value<'ctx>>) -> Vec<Value<'ctx>> {
     match member_path(strip(x.base).operand(0)) {
-        Some(path) => loads_of_member(f, &path, root),
+        Some(path) => loads_of_member(f, &path, root, slot_in),
         None => Vec::new(),
     }
 }
 
-/// In `f`, the loads of the member at `path` from `root` (what its root variable is there).
-pub fn loads_of_member<'ctx>(f: Value<'ctx>, path: &MemberPath<'ctx>, root: Value<'ctx>) -> Vec<Value<'ctx>> {
+/// In `f`, the loads of the member at `path` from `root` (what its root variable is there;
+/// `slot_in`: what an index variable's slot is there).
+pub fn loads_of_member<'ctx>(f: Value<'ctx>, path: &MemberPath<'ctx>, root: Value<'ctx>, slot_in: &dyn Fn(Value<'ctx>) -> Option<Value<'ctx>>) -> Vec<Value<'ctx>> {
+    let index_is = |v: Value<'ctx>, want: &Index<'ctx>| match (index_of(v), want) {
+        (Some(Index::Const(a)), Index::Const(b)) => a == *b,
+        (Some(Index::Variable(a)), Index::Variable(b)) => slot_in(*b) == Some(a),
+        _ => false,
+    };
     let same = |addr: Value<'ctx>| {
         let mut at = strip(addr);
-        for (ty, indices) in &path.chain {
-            let here = at.opcode() == Some(Opcode::LLVMGetElementPtr)
-                && at.gep_source_type() == *ty
-                && at.operands()[1..].iter().map(|i| i.const_int_value()).collect::<Option<Vec<i64>>>().as_ref() == Some(indices);
-            if !here {
-                return false;
+        for (hop, chain) in path.hops.iter().enumerate().rev() {
+            for (ty, indices) in chain {
+                let here = at.opcode() == Some(Opcode::LLVMGetElementPtr)
+                    && at.gep_source_type() == *ty
+                    && at.num_operands() as usize == indices.len() + 1
+                    && at.operands()[1..].iter().zip(indices).all(|(v, want)| index_is(*v, want));
+                if !here {
+                    return false;
+                }
+                at = strip(at.operand(0));
             }
-            at = strip(at.operand(0));
+            // Every hop but the first starts at a pointer loaded where the one before ends.
+            if hop > 0 {
+                if at.opcode() != Some(Opcode::LLVMLoad) {
+                    return false;
+                }
+                at = strip(at.operand(0));
+            }
         }
-        if path.through_pointer {
-            at.opcode() == Some(Opcode::LLVMLoad) && strip(at.operand(0)) == root
-        } else {
-            at == root
-        }
+        at == root
     };
     f.blocks().into_iter().flat_map(|b| b.instructions()).filter(|i| i.opcode() == Some(Opcode::LLVMLoad) && i.ty().is_ptr() && same(i.operand(0))).collect()
+}
+
+/// Whether the variable in `slot` (of function `f`) keeps one value in `f`: stored only in
+/// the entry block (a capture's initial value), so that every read of it is the same index.
+pub fn keeps_its_value<'ctx>(f: Value<'ctx>, slot: Value<'ctx>) -> bool {
+    let entry = f.entry_block();
+    slot.users().into_iter().all(|u| u.opcode() != Some(Opcode::LLVMStore) || u.operand(1) != slot || u.parent_block() == entry)
 }
 
 /// Which of the arrays that private clauses name (`(capture, bytes)`) go to the private
@@ -349,7 +403,7 @@ pub struct InLoopCopy<'ctx> {
 
 /// Makes in-loop copy `c` in outlined function `f`, where the pointer variable's storage is
 /// `storage` (its private slot or parameter, outline.rs).
-pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>, storage: Value<'ctx>) -> Result<()> {
+pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>, storage: Value<'ctx>, slot_in: &dyn Fn(Value<'ctx>) -> Option<Value<'ctx>>) -> Result<()> {
     let ctx = m.context();
     let cfg = crate::cfg::FunctionCfg::new(f);
     let l = crate::loops::find_bound_loop(&cfg, c.begin, c.end, &c.loc)?;
@@ -386,7 +440,7 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     let body: std::collections::HashSet<crate::ir::Block> = l.body.iter().filter(|&&i| i != l.header).map(|&i| cfg.blocks[i]).collect();
     if let Some(path) = &c.member {
         // The member's loads in the body: each becomes a load of the slot.
-        for load in loads_of_member(f, path, storage).into_iter().filter(|i| body.contains(&i.parent_block())) {
+        for load in loads_of_member(f, path, storage, slot_in).into_iter().filter(|i| body.contains(&i.parent_block())) {
             b.position_before(load);
             load.replace_all_uses_with(b.load(ctx.ptr(), slot, ""));
             load.erase();
@@ -433,16 +487,10 @@ pub fn check_sections<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>]) -> R
             let slot = strip(b.operand(0));
             let variable = (slot.is_alloca() || slot.is_global_variable()) && crate::outline::variable_type(slot).is_ptr();
             let clause = if matches!(c, Clause::Private(_)) { "private" } else { "firstprivate" };
-            if !x.dims.is_empty() {
-                return Err(AccError::unsupported(
-                    &l.loc,
-                    format!("'{clause}({})': a private copy of a section of several dimensions through a pointer (privatise a section of one dimension, or an array)", x.text),
-                ));
-            }
             if !variable && member_path(b.operand(0)).is_none() {
                 return Err(AccError::unsupported(
                     &l.loc,
-                    format!("'{clause}({})': a private copy of a section whose pointer is an element at a variable index or is reached through two pointers (copy the pointer to a local variable and privatise its section)", x.text),
+                    format!("'{clause}({})': a private copy of a section whose pointer is computed other than from variables by members and indices (copy the pointer to a local variable and privatise its section)", x.text),
                 ));
             }
         }

@@ -125,14 +125,16 @@ void inner_member(int n, struct buf s, double *out) {
 #endif
 
 #ifdef MEMBER
-// A member at a variable index of a pointer's target (which row is privatised can change
-// in the region) stays an error; `ps->p` and `pp[1]` are copies (through_pointer below).
-// MEMBER: private-copies.c:[[@LINE+2]]:9: error: OpenACC 'private(pp[i][0:n])': a private copy of a section whose pointer is an element at a variable index or is reached through two pointers (copy the pointer to a local variable and privatise its section) is not supported yet
+// A member at a variable index of a pointer's target is the element the index has where
+// the region starts: a region that assigns the index is an error (tests/e2e/
+// private_sections.c runs `pp[i][0:n]` with an index the region only reads).
+// MEMBER: private-copies.c:[[@LINE+2]]:9: error: 'pp[i][0:n]' in a private clause: the region assigns its index 'i', after which the section's pointer is another one; copy the pointer to a local variable before the region and privatise that variable's section
 void member(double **pp, int i, int n, double *out) {
 #pragma acc parallel loop gang private(pp[i][0:n]) copyout(out[0:37])
   for (int j = 0; j < 37; j++) {
     pp[i][0] = j;
     out[j] = pp[i][0];
+    i = j % 3;
   }
 }
 #endif

@@ -8,7 +8,9 @@
  * pointer itself was privatised (uninitialised, or pointing at the host's data: "'c' is not
  * present on the device"), "'firstprivate' of 'big' (24000 bytes ...) is not supported
  * yet", and private arrays over 40 KiB were "gang- or worker-private arrays of more than 40
- * KiB ... not supported yet". Odd sizes, a section that does not start at 0; every element checked. */
+ * KiB ... not supported yet"; so were sections through two pointers (`pw->r->p`), at a
+ * variable index (`rpp[ix]`) and of two dimensions through a pointer to rows. Odd sizes, a
+ * section that does not start at 0; every element checked. */
 #define E2E_NAME "private_sections"
 #include "e2e.h"
 
@@ -132,6 +134,72 @@ int main(void) {
       CHECK(cols[j * m + k] == want, "through a pointer: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
     }
   CHECK(sr.p == t && t[lo] == -1 && t[0] == -1 && c[n - 1] == 0.5 * (n - 1) - 3 && pp[1] == t, "through a pointer: the host's data changed");
+
+  /* Through two pointers (`pw->r->p`, `pw->r->in.q`): the loads of `pw->r` only found the
+   * member, so `pw` needs no device data (passed no_create). */
+  struct wrap { int tag; struct rows *r; } wr = {7, &sr}, *pw = &wr;
+  for (int i = 0; i < G * m; i++) cols[i] = 0;
+#pragma acc parallel loop gang private(pw->r->p[lo:m]) firstprivate(pw->r->in.q[0:n]) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = lo; k < lo + m; k++) pw->r->p[k] = j * 10.0 + k + pw->r->in.q[k];
+    pw->r->in.q[n - 1 - j] = -1; /* the gang's copy only */
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = pw->r->p[lo + m - 1 - k] + pw->r->in.q[j + 1];
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      int e = lo + m - 1 - k;
+      double want = j * 10.0 + e + (0.5 * e - 3) + (0.5 * (j + 1) - 3);
+      CHECK(cols[j * m + k] == want, "through two pointers: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(sr.p == t && t[lo] == -1 && c[n - 1] == 0.5 * (n - 1) - 3 && c[n - 1 - G + 1] == 0.5 * (n - G) - 3, "through two pointers: the host's data changed");
+
+  /* At a variable index (`rp[ix][...]`): the element the index has where the region starts;
+   * the region reads the index, never assigns it. firstprivate, so each gang's copy starts
+   * from row ix's data; rp itself needs no device data. */
+  double *rp[4] = {t, c, t, c};
+  double **rpp = rp;
+  int ix = 1;
+  for (int i = 0; i < G * m; i++) cols[i] = 0;
+#pragma acc parallel loop gang firstprivate(rpp[ix][0:n]) copyout(cols[0:G * m])
+  for (int j = 0; j < G; j++) {
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) rpp[ix][m + k] = j * k;
+#pragma acc loop vector
+    for (int k = 0; k < m; k++) cols[j * m + k] = rpp[ix][m - 1 - k] * (ix + 1) + rpp[ix][2 * m - 1 - k];
+  }
+  for (int j = 0; j < G; j++)
+    for (int k = 0; k < m; k++) {
+      double want = 2 * (0.5 * (m - 1 - k) - 3) + j * (m - 1 - k);
+      CHECK(cols[j * m + k] == want, "variable index: cols[%d][%d] = %g, want %g", j, k, cols[j * m + k], want);
+    }
+  CHECK(c[0] == -3 && c[m] == 0.5 * m - 3 && c[2 * m - 1] == 0.5 * (2 * m - 1) - 3 && rp[1] == c, "variable index: the host's data changed");
+
+  /* Two dimensions through a pointer to rows (`double (*q2)[9]`, a part of each row): the
+   * copy holds the whole rows, filled from the host's. */
+  {
+    int nr = 6, mc = 5;
+    double(*q2)[9] = malloc(nr * sizeof *q2);
+    for (int r = 0; r < nr; r++)
+      for (int k = 0; k < 9; k++) q2[r][k] = r * 10 + k;
+#pragma acc parallel loop gang firstprivate(q2[0:nr][0:mc]) copyout(cols[0:G])
+    for (int j = 0; j < G; j++) {
+      for (int r = 0; r < nr; r++) q2[r][mc - 1] = j;
+      double s = 0;
+      for (int r = 0; r < nr; r++)
+        for (int k = 0; k < mc; k++) s += q2[r][k];
+      cols[j] = s;
+    }
+    for (int j = 0; j < G; j++) {
+      double want = nr * j;
+      for (int r = 0; r < nr; r++)
+        for (int k = 0; k < mc - 1; k++) want += r * 10 + k;
+      CHECK(cols[j] == want, "two dimensions: cols[%d] = %g, want %g", j, cols[j], want);
+    }
+    for (int r = 0; r < nr; r++) CHECK(q2[r][mc - 1] == r * 10 + mc - 1, "two dimensions: the host's row %d changed", r);
+    free(q2);
+  }
 
   /* private section of a worker loop: each worker's lanes share its copy. */
 #pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(rows[0:G * W * V])
