@@ -184,6 +184,7 @@ fn build_in<'ctx>(
     }
     crate::devcheck::device_module(dev, &kernels, regions)?;
     crate::globals::redirect_declared(dev, declared);
+    crate::globals::patch_tables(dev, declared, &kernels, regions)?;
     crate::globals::check(dev, &kernels, regions, declared)?;
 
     let t = crate::timing::phase("plan kernels");

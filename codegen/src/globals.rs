@@ -23,12 +23,14 @@
 //! would then use each other's. So a kernel that sets a `link` global's slot is flagged
 //! (`FLAG_LINK_SLOT`: the runtime waits for it at its launch; the slot is one per global).
 //!
-//! Any other writable global (or a declared one whose address sits in another global's
-//! initialiser, which no slot can reach) would give the device its own copy of the static
-//! initialiser, never synchronised with the host variable (LLVM even folds it as a
-//! constant): a silently wrong result, so [`check`] makes it a located error, as is a
-//! constant defined in another file (no value to copy). Constant globals defined here
-//! (string literals, `const` tables) are fine.
+//! A declared global whose address sits in another global's initialiser (a table of
+//! addresses) gets its entries filled at each kernel's start ([`patch_tables`]).
+//!
+//! Any other writable global would give the device its own copy of the static initialiser,
+//! never synchronised with the host variable (LLVM even folds it as a constant): a silently
+//! wrong result, so [`check`] makes it a located error, as is a constant defined in another
+//! file (no value to copy). Constant globals defined here (string literals, `const` tables)
+//! are fine.
 
 use crate::error::{AccError, Result};
 use crate::ir::{Block, Module, Value};
@@ -61,7 +63,9 @@ fn slot_name(name: &str) -> String {
 pub fn check<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>], declared: &[String]) -> Result<()> {
     for g in dev.globals() {
         let own_slot = declared.iter().any(|d| slot_name(d) == g.name());
-        if own_slot || !needs_declare(&g.name(), g.is_global_constant(), g.has_initializer()) {
+        // (A table of addresses `patch_tables` fills is writable only for its fill.)
+        let filled_table = dev.function(&format!("{TABLE_FILL_PREFIX}{}", g.name())).is_some();
+        if own_slot || filled_table || !needs_declare(&g.name(), g.is_global_constant(), g.has_initializer()) {
             continue;
         }
         let users = user_functions(g);
@@ -75,9 +79,14 @@ pub fn check<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlin
             .map(|(_, r)| r.directive.loc.clone())
             .unwrap_or_default();
         if declared.contains(&g.name()) {
-            return Err(AccError::unsupported(
+            // `patch_tables` filled every table but a declared one, whose device copy is the
+            // runtime's, holding the host's bytes.
+            return Err(AccError::user(
                 &loc,
-                format!("the address of the declared global {} held in another global's initialiser (a table of addresses) in device code", c_name(&g.name())),
+                format!(
+                    "the address of the declared global {} sits in the initialiser of a table that a 'declare' also names: that table's device copy starts as the host's bytes, so the device would read the host's address; leave the table out of the 'declare' (accc then fills the device's table with device addresses) or attach its pointers (acc_attach)",
+                    c_name(&g.name())
+                ),
             ));
         }
         return Err(AccError::user(
@@ -148,6 +157,135 @@ pub fn redirect_declared<'ctx>(dev: Module<'ctx>, declared: &[String]) {
     }
 }
 
+/// The prefix of the functions that fill a table's device copy (`patch_tables`).
+const TABLE_FILL_PREFIX: &str = "__acc_fill_table.";
+
+/// Where a declared global's address sits in another global's initialiser: a table of
+/// addresses (`double *const fields[] = {u, v + 1};` with `declare create(u, v)`). The device
+/// module's copy of the table cannot hold it as a constant (the runtime allocates the
+/// global's device copy), so the table becomes writable, those entries null, and a function
+/// `__acc_fill_table.<table>` stores each entry computed from the globals' device addresses
+/// (their slots, `redirect_declared`); every kernel that reaches the table calls it after it
+/// has set the slots (`bind_declared`). Every thread stores the same addresses before it
+/// reads the table, so each reads its own stores or equal ones. A table that is itself
+/// declared is left alone: its device copy is the runtime's, holding the host's bytes
+/// (`check` says so).
+pub fn patch_tables<'ctx>(dev: Module<'ctx>, declared: &[String], kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>]) -> Result<()> {
+    let ctx = dev.context();
+    let globals: Vec<Value> = declared.iter().filter_map(|n| dev.global(n)).filter(|g| !g.users().is_empty()).collect();
+    if globals.is_empty() {
+        return Ok(());
+    }
+    let is_declared = |t: Value<'ctx>| declared.iter().any(|d| *d == t.name() || slot_name(d) == t.name());
+    // Globals some table that is not filled here still holds (`check` reports them).
+    let mut still_held = HashSet::new();
+    for table in dev.globals() {
+        let Some(init) = table.initializer() else { continue };
+        let mut entries = Vec::new();
+        addresses_in(dev, init, 0, &globals, &mut entries);
+        if entries.is_empty() {
+            continue;
+        }
+        if is_declared(table) {
+            // Device code reaches its device copy (the runtime's, holding the host's bytes)
+            // through its slot.
+            if let Some(slot) = dev.global(&slot_name(&table.name())) {
+                let users = user_functions(slot);
+                let region = kernels.iter().zip(regions).find(|(k, _)| reachable(**k).iter().any(|f| users.contains(f)));
+                if let Some((_, r)) = region {
+                    let g = entries.iter().find_map(|(_, e)| globals.iter().find(|g| refers_to(*e, &[**g]))).expect("an entry refers to a global");
+                    return Err(AccError::user(
+                        &r.directive.loc,
+                        format!(
+                            "the address of the declared global {} sits in the initialiser of {}, which a 'declare' also names: its device copy starts as the host's bytes, so the device would read the host's address; leave {} out of the 'declare' (accc then fills the device's table with device addresses) or attach its pointers (acc_attach)",
+                            c_name(&g.name()),
+                            c_name(&table.name()),
+                            c_name(&table.name())
+                        ),
+                    ));
+                }
+            }
+        }
+        if is_declared(table) || user_functions(table).is_empty() {
+            for g in &globals {
+                if entries.iter().any(|(_, e)| refers_to(*e, &[*g])) {
+                    still_held.insert(*g);
+                }
+            }
+            continue;
+        }
+        // The fill: each entry rebuilt as instructions, the global's address loaded from
+        // its slot.
+        let fill = dev.get_or_add_function(&format!("{TABLE_FILL_PREFIX}{}", table.name()), ctx.fn_type(ctx.void(), &[], false));
+        fill.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        let body = ctx.append_block(fill, "fill");
+        let b = ctx.builder();
+        b.position_at_end(body);
+        let ret = b.ret_void();
+        for (offset, entry) in entries {
+            b.position_before(ret);
+            let value = if globals.contains(&entry) { entry } else { crate::ir::const_expr_as_instruction(entry, ret) };
+            let at = b.gep_bytes(ctx, table, ctx.i64().const_int(offset));
+            let store = b.store(value, at);
+            // The instructions that use a global now load its slot instead.
+            let mut work = vec![store];
+            while let Some(i) = work.pop() {
+                for k in 0..i.num_operands() {
+                    let o = i.operand(k);
+                    if let Some(g) = globals.iter().find(|g| **g == o) {
+                        let slot = dev.global(&slot_name(&g.name())).unwrap_or_else(|| {
+                            let s = dev.add_global(ctx.ptr(), &slot_name(&g.name()));
+                            s.set_initializer(ctx.ptr().const_null());
+                            s.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+                            s
+                        });
+                        b.position_before(i);
+                        i.set_operand(k, b.load(ctx.ptr(), slot, &format!("{}.device", g.name())));
+                    } else if o.is_instruction() && o.parent_function() == fill {
+                        work.push(o);
+                    }
+                }
+            }
+        }
+        table.set_global_constant(false);
+    }
+    // What is left of the globals' uses: table initialisers, now filled at run time.
+    for g in globals.into_iter().filter(|g| !still_held.contains(g)) {
+        if g.users().iter().all(|u| !u.is_instruction()) {
+            g.replace_all_uses_with(ctx.ptr().const_null());
+        }
+    }
+    Ok(())
+}
+
+/// The entries of constant `c` (at byte `offset` of its global) that hold the address of one
+/// of `globals` (the global itself, or a constant expression over it), with their offsets.
+fn addresses_in<'ctx>(dev: Module<'ctx>, c: Value<'ctx>, offset: u64, globals: &[Value<'ctx>], out: &mut Vec<(u64, Value<'ctx>)>) {
+    let ty = c.ty();
+    if ty.is_ptr() {
+        if refers_to(c, globals) {
+            out.push((offset, c));
+        }
+        return;
+    }
+    let elements = match ty.kind() {
+        llvm_sys::LLVMTypeKind::LLVMStructTypeKind | llvm_sys::LLVMTypeKind::LLVMArrayTypeKind => c.operands(),
+        _ => return,
+    };
+    for (i, e) in elements.into_iter().enumerate() {
+        let at = match ty.kind() {
+            llvm_sys::LLVMTypeKind::LLVMStructTypeKind => ty.field_offset(dev, i as u32).unwrap_or(0),
+            _ => i as u64 * e.ty().store_size(dev),
+        };
+        addresses_in(dev, e, offset + at, globals, out);
+    }
+}
+
+/// Whether constant `c` is one of `globals` or an expression over one.
+fn refers_to<'ctx>(c: Value<'ctx>, globals: &[Value<'ctx>]) -> bool {
+    globals.contains(&c) || (c.is_const_expr() && c.operands().into_iter().any(|o| refers_to(o, globals)))
+}
+
 /// Stores, at the start of each kernel, the device addresses of the declared globals it
 /// captured into their slots (`redirect_declared`). Returns, per kernel, whether it sets the
 /// slot of a global of `linked` (the `declare link` globals: module doc).
@@ -164,6 +302,16 @@ pub fn bind_declared<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: 
             b.position_before(first);
             b.store(p, slot);
             link_slot |= linked.contains(&c.value.name());
+        }
+        // Then the tables of addresses it reaches (`patch_tables`), from the slots just set.
+        let reached = reachable(*k);
+        for fill in dev.functions().into_iter().filter(|f| f.name().starts_with(TABLE_FILL_PREFIX)) {
+            let Some(table) = dev.global(&fill.name()[TABLE_FILL_PREFIX.len()..]) else { continue };
+            if user_functions(table).iter().any(|f| reached.contains(f)) {
+                let first = k.entry_block().instructions().into_iter().find(|i| !i.is_alloca() && !(i.opcode() == Some(llvm_sys::LLVMOpcode::LLVMStore) && i.operand(1).is_global_variable())).expect("a block ends in a terminator");
+                b.position_before(first);
+                b.call(fill, &[], "");
+            }
         }
         link_slots.push(link_slot);
     }
