@@ -14,6 +14,8 @@
 //!   (`llvm.lifetime.end`, a variable-length array's `llvm.stackrestore`) after the directive
 //!   is dropped: the copy-out at the return writes the local. `link` items do nothing.
 //! - at file scope: in the constructor, `__accrt_declare(host, bytes, init, kind, loc, text)`
+//!   (`__accrt_declare_rows` with a constant table of levels for a section through pointer
+//!   rows)
 //!   per `create`/`device_resident` (kind create) and `copyin` item: the runtime maps the
 //!   global for the whole program at its first data or compute operation. `init` (copyin) is
 //!   a private constant image of the global's static initialiser at the item's offset (null
@@ -96,10 +98,7 @@ pub fn file_scope_items<'ctx>(ds: &[Directive<'ctx>]) -> Result<Vec<(DataKind, V
                     format!("'{}({})' in a file-scope 'declare': only create, copyin, device_resident and link are allowed there", clause_name(kind), v.text),
                 ));
             }
-            if !v.rows.is_empty() {
-                return Err(AccError::unsupported(&d.loc, crate::sections::pointer_rows_message(&format!("declare {}", clause_name(kind)), &v.text)));
-            }
-            let constant = [v.lower, v.length, v.elem_size].iter().all(|x| x.const_int_value().is_some());
+            let constant = [v.lower, v.length, v.elem_size].iter().chain(v.rows.iter().flat_map(|r| [&r.lower, &r.length])).all(|x| x.const_int_value().is_some());
             if !strip(v.base).is_global_variable() || !constant {
                 return Err(AccError::user(
                     &d.loc,
@@ -329,13 +328,34 @@ fn lower_file_scope<'ctx>(m: Module<'ctx>, d: &Directive<'ctx>) {
         let Ok(Some(k)) = file_scope_registration(kind) else { continue };
         let (addr, bytes) = crate::host_stub::section(&b, ctx, v);
         let init = match k {
+            // Rows are uploaded from what the row pointers reach at the first use; the
+            // global itself says "copy in" (null: `create(zero:)`).
+            DataKind::CopyIn if !v.rows.is_empty() => addr,
             DataKind::CopyIn => initial_image(m, &b, ctx, v, addr),
             _ => ctx.ptr().const_null(),
         };
         // `create(zero:)` registers as a copyin of all zero bytes (a null image).
         let k = if k == DataKind::CreateZero { DataKind::CopyIn } else { k };
         let text = b.global_string(&v.text, ".acc.text");
-        b.call(rt.declare, &[addr, bytes, init, ctx.i32().const_int(k as u64), loc, text], "");
+        if v.rows.is_empty() {
+            b.call(rt.declare, &[addr, bytes, init, ctx.i32().const_int(k as u64), loc, text], "");
+            continue;
+        }
+        // Through pointer rows: the levels (constants, checked by `file_scope_items`) in a
+        // table of their own; mapped from the row pointers the global holds at the first use.
+        let i64t = ctx.i64();
+        let fields: Vec<Value> = v
+            .rows
+            .iter()
+            .flat_map(|r| [r.lower.const_int_value().unwrap_or(0) as u64, r.length.const_int_value().unwrap_or(0) as u64, r.elem_size])
+            .map(|x| i64t.const_int(x))
+            .collect();
+        let levels = m.add_global(ctx.array_type(i64t, fields.len() as u64), ".acc.rows");
+        levels.set_initializer(i64t.const_array(&fields));
+        levels.set_global_constant(true);
+        levels.set_linkage(Linkage::LLVMPrivateLinkage);
+        let n = ctx.i32().const_int(v.rows.len() as u64);
+        b.call(rt.declare_rows, &[addr, bytes, init, ctx.i32().const_int(k as u64), levels, n, loc, text], "");
     }
 }
 

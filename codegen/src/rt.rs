@@ -16,6 +16,9 @@ pub struct Runtime<'ctx> {
     pub update_self: Value<'ctx>,
     pub use_device_addr: Value<'ctx>,
     pub declare: Value<'ctx>,
+    /// `__accrt_declare_rows(ptr host, i64 bytes, ptr init, i32 kind, ptr levels, i32 nlevels,
+    /// ptr loc, ptr text)`: a file-scope declare of a section through pointer rows.
+    pub declare_rows: Value<'ctx>,
     /// `__accrt_attach(ptr pointer, i32 flags, ptr loc, ptr text)`, `__accrt_detach(...)`.
     pub attach: Value<'ctx>,
     pub detach: Value<'ctx>,
@@ -71,6 +74,7 @@ impl<'ctx> Runtime<'ctx> {
             update_self: f("__accrt_update_self", v, &[p, i64t, i32t, p, p]),
             use_device_addr: f("__accrt_use_device_addr", p, &[p, i32t, p, p]),
             declare: f("__accrt_declare", v, &[p, i64t, p, i32t, p, p]),
+            declare_rows: f("__accrt_declare_rows", v, &[p, i64t, p, i32t, p, i32t, p, p]),
             attach: f("__accrt_attach", v, &[p, i32t, p, p]),
             detach: f("__accrt_detach", v, &[p, i32t, p, p]),
             check_dim: f("__accrt_check_dim", v, &[i64t, i64t, i64t, i32t, p, p]),

@@ -8,7 +8,8 @@
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: not %accc -DAPART_ELEMENT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART_ELEMENT
 // RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
-// RUN: not %accc -DROWS_GLOBAL -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS-GLOBAL
+// RUN: %accc -O0 -DROWS_GLOBAL -emit-llvm -S %s -o %t.rows.ll
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.rows.ll -S -o - | FileCheck %s --check-prefix=ROWS-GLOBAL
 
 // CHECK-DAG: [[ATTACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"attach\00"
 // CHECK-DAG: [[DETACH:@.str[.0-9]*]] = private unnamed_addr constant [7 x i8] c"detach\00"
@@ -131,8 +132,10 @@ void private_rows(double **p, int n, int m) {
 
 
 #ifdef ROWS_GLOBAL
-// Nor does a file-scope one (a global array of row pointers).
-// ROWS-GLOBAL: attach.c:[[@LINE+2]]:9: error: OpenACC 'rows_g[0:4][0:8]' in a 'declare copyin' clause (a section whose rows are pointers
+// A file-scope one registers the section with its levels (mapped at the first use from the
+// row pointers the global holds then).
+// ROWS-GLOBAL: @[[LEVELS:\.acc\.rows[.0-9]*]] = private constant [3 x i64] [i64 0, i64 8, i64 8]
+// ROWS-GLOBAL: call void @__accrt_declare_rows(ptr @rows_g, i64 32, ptr @rows_g, i32 1, ptr @[[LEVELS]], i32 1,
 double *rows_g[4];
 #pragma acc declare copyin(rows_g[0:4][0:8])
 #endif

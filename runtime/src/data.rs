@@ -205,15 +205,40 @@ impl std::ops::DerefMut for DeviceTable {
 fn table() -> MutexGuard<'static, DeviceTable> {
     static TABLES: device::PerDevice<Mutex<DeviceTable>> =
         device::PerDevice::new(|| Mutex::new(DeviceTable { table: PresentTable::new(), declared: 0 }));
-    let mut t = TABLES.get().lock().unwrap_or_else(|e| e.into_inner());
+    let lock = || TABLES.get().lock().unwrap_or_else(|e| e.into_inner());
+    let mut t = lock();
     if matches!(device::selected(), Some(Some(_))) {
         let mut seen = t.declared;
-        for d in declare::registered_since(&mut seen) {
-            map_declared(&mut t, &d);
+        let (rows, plain): (Vec<_>, Vec<_>) = declare::registered_since(&mut seen).into_iter().partition(|d| !d.rows.is_empty());
+        for d in &plain {
+            map_declared(&mut t, d);
         }
         t.declared = seen;
+        if !rows.is_empty() {
+            // Sections through pointer rows enter as data clauses do (rows.rs), which take
+            // this lock for each row: without it held (`declared` is already past them, so
+            // those entries do not map them again).
+            drop(t);
+            for d in &rows {
+                map_declared_rows(d);
+            }
+            t = lock();
+        }
     }
     t
+}
+
+/// Maps a declared section through pointer rows for the rest of the program (declare.rs):
+/// the row pointers and each row, on the structured counter that no exit drops.
+fn map_declared_rows(d: &declare::Declared) {
+    let item = Item { host: d.host as *mut c_void, bytes: d.bytes as i64, site: Site::Clause { loc: &d.loc, text: &d.text } };
+    // (`create(zero:)` registers as a copyin of zeros: a create whose data rows start zeroed.)
+    let (kind, zero) = match d.fill {
+        declare::Fill::Nothing => (Kind::Create, false),
+        declare::Fill::Zeros => (Kind::Create, true),
+        declare::Fill::From(_) => (Kind::Copyin, false),
+    };
+    crate::rows::enter(&item, &d.rows, kind, Counter::Structured, zero, Queue::Sync);
 }
 
 /// Maps one declared global for the rest of the program: one structured reference that no

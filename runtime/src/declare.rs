@@ -14,6 +14,10 @@
 //! and never free it; the memory lives until the process ends. A global registered twice
 //! (declared in two files) is mapped once (each registration holds a reference).
 //!
+//! A section through pointer rows (`declare copyin(rows_g[0:4][0:8])`) maps its row pointers
+//! and each row as a data clause would (rows.rs), from what the global points to at that
+//! first operation: rows the program allocates later are not mapped.
+//!
 //! Not here: the present table and the copies (data.rs); with regions running on the host
 //! nothing is ever mapped (the host's memory is the device's).
 
@@ -31,6 +35,10 @@ pub struct Declared {
     /// The directive's position and the item as written, for messages.
     pub loc: String,
     pub text: String,
+    /// For a section through pointer rows (`rows_g[0:4][0:8]` of `double *rows_g[4]`), its
+    /// levels: mapped by rows.rs from the row pointers the global holds at the first use
+    /// (not its initial value), outside the present table's lock.
+    pub rows: Vec<crate::rows::Level>,
 }
 
 /// The initial contents of a declared global's device copy.
@@ -106,7 +114,7 @@ mod tests {
 
     #[test]
     fn registered_globals_are_taken_once() {
-        let d = Declared { host: 0x1000, bytes: 8, fill: Fill::Nothing, loc: "t.c:1:9".into(), text: "g".into() };
+        let d = Declared { host: 0x1000, bytes: 8, fill: Fill::Nothing, loc: "t.c:1:9".into(), text: "g".into(), rows: Vec::new() };
         let mut first = 0;
         let mut second = 0;
         register(d.clone());
@@ -121,7 +129,7 @@ mod tests {
 
     #[test]
     fn initial_value_images_first() {
-        let d = |host, fill| Declared { host, bytes: 4, fill, loc: String::new(), text: String::new() };
+        let d = |host, fill| Declared { host, bytes: 4, fill, loc: String::new(), text: String::new(), rows: Vec::new() };
         let order = in_mapping_order(vec![d(0x10, Fill::From(0x10)), d(0x20, Fill::Nothing), d(0x10, Fill::From(0x99)), d(0x30, Fill::Zeros)]);
         let fills: Vec<Fill> = order.iter().map(|d| d.fill).collect();
         assert_eq!(fills, [Fill::Nothing, Fill::From(0x99), Fill::Zeros, Fill::From(0x10)]);

@@ -334,7 +334,41 @@ pub unsafe extern "C" fn __accrt_declare(
             _ => panic!("__accrt_declare of kind {kind}"),
         };
         let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
-        declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned() });
+        declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned(), rows: Vec::new() });
+    })
+}
+
+/// `__accrt_declare` of a section through pointer rows (`declare copyin(rows_g[0:4][0:8])` of
+/// `double *rows_g[4]`): `levels` as for [`__accrt_data_enter_rows`]. It is mapped at the
+/// program's first data or compute operation from the row pointers the global holds then
+/// (copyin uploads the rows' current contents; `init` null: `create(zero:)`).
+///
+/// # Safety
+/// `loc` and `text` must be NUL-terminated strings (or null); `levels` readable for
+/// `3 * nlevels` values.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn __accrt_declare_rows(
+    host: *mut c_void,
+    bytes: i64,
+    init: *const c_void,
+    kind: i32,
+    levels: *const i64,
+    nlevels: i32,
+    loc: *const c_char,
+    text: *const c_char,
+) {
+    guard(|| {
+        // SAFETY: forwarded caller guarantees.
+        let (loc, text, rows) = unsafe { (cstr(loc, "?"), cstr(text, "?"), row_levels(levels, nlevels)) };
+        let fill = match kind {
+            ACCRT_CREATE => declare::Fill::Nothing,
+            ACCRT_COPYIN if init.is_null() => declare::Fill::Zeros,
+            ACCRT_COPYIN => declare::Fill::From(host as usize),
+            _ => panic!("__accrt_declare_rows of kind {kind}"),
+        };
+        let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
+        declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned(), rows });
     })
 }
 

@@ -185,6 +185,11 @@ impl<'ctx> Type<'ctx> {
             BasicTypeEnum::ScalableVectorType(t) => Value::of(t.get_undef()),
         }
     }
+    /// A constant array of integer constants `vals` of this integer type.
+    pub fn const_array(self, vals: &[Value<'ctx>]) -> Value<'ctx> {
+        let ints: Vec<inkwell::values::IntValue> = vals.iter().map(|v| v.basic().into_int_value()).collect();
+        Value::of(self.any().into_int_type().const_array(&ints))
+    }
     pub fn const_null(self) -> Value<'ctx> {
         Value::of(self.basic().const_zero())
     }
