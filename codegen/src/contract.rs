@@ -647,8 +647,9 @@ fn data_kind(c: acc::Clause) -> Option<DataKind> {
 fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: &[Value<'ctx>], loc: &Loc) -> Result<Clause<'ctx>> {
     use acc::Clause as C;
     // Sections through pointer rows are mapped row by row by data clauses and `update`.
-    // (`use_device` translates the pointer variable itself: the rows change nothing.)
-    let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host | C::UseDevice);
+    // (`use_device` translates the pointer variable itself: the rows change nothing; private
+    // copies take one level of rows, private_copies.rs.)
+    let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host | C::UseDevice | C::Private | C::FirstPrivate);
     let var = || read_var(args, name, loc, rows_allowed);
     if let Some(kind) = data_kind(clause) {
         return Ok(Clause::Data(kind, var()?));
@@ -663,8 +664,14 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         // A copy of a section of several dimensions holds its whole rows (`p[0:n][0:m]` of
         // `double (*p)[M]`: n rows of M): a superset of the section, as private storage may
         // be, filled from whole rows (inside the host's array) for firstprivate.
-        C::Private => Clause::Private(Var { dims: Vec::new(), ..var()? }),
-        C::FirstPrivate => Clause::FirstPrivate(Var { dims: Vec::new(), ..var()? }),
+        C::Private | C::FirstPrivate => {
+            let v = var()?;
+            if v.rows.len() > 1 {
+                return Err(AccError::unsupported(loc, format!("'{name}({})': a private copy through {} levels of pointer rows (one level is copied)", v.text, v.rows.len())));
+            }
+            let v = Var { dims: Vec::new(), ..v };
+            if clause == C::Private { Clause::Private(v) } else { Clause::FirstPrivate(v) }
+        }
         C::Reduction => return reduction(call, args, loc).map(Clause::Reduction),
         C::NumGangs => Clause::NumGangs(args.iter().map(|v| launch_size(loc, name, *v)).collect::<Result<_>>()?),
         C::NumWorkers => Clause::NumWorkers(launch_size(loc, name, args[0])?),

@@ -513,7 +513,33 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     // A loop's iterations run on the finest level it is spread over (a gang loop with no
     // partitioned loop inside also takes the workers and lanes), and its private arrays need
     // one copy per such executor.
-    let effective = crate::mapping::effective_levels(&levels, &parents);
+    // ... unless it writes memory its gang shares (a copy of the construct's that is the
+    // gang's: on a combined construct it follows the loop's executors instead).
+    let combined = matches!(r.directive.kind, DirectiveKind::Compute { combined_loop: true, .. });
+    let gang_copies: Vec<Value> = k
+        .entry_block()
+        .instructions()
+        .into_iter()
+        .filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN))
+        .zip(&r.copies)
+        .filter(|(_, c)| !combined && !matches!(c.origin, crate::private_copies::Origin::Loop(_)))
+        .map(|(call, _)| call)
+        .collect();
+    let pinned: Vec<bool> = all
+        .iter()
+        .zip(&levels)
+        .map(|(s, lv)| {
+            lv.gang
+                && match s {
+                    LoopSource::Combined => crate::privatize::writes_gang_memory(k, &|_| true, &gang_copies),
+                    LoopSource::Directive(d) => {
+                        let region = crate::reduction::Region::new(d.begin, d.end);
+                        crate::privatize::writes_gang_memory(k, &|i| region.contains(i), &gang_copies)
+                    }
+                }
+        })
+        .collect();
+    let effective = crate::mapping::effective_levels(&levels, &parents, &pinned);
     mark_private_clauses(k, r, &loops, &effective);
     // A private copy of a sequential loop belongs to whoever runs it: the loops around it.
     let mut coverage = effective.clone();

@@ -233,7 +233,10 @@ fn enclosing(i: usize, loops: &[LoopDesc], assigned: &[Levels]) -> Levels {
 /// and a partitioned loop with no partitioned loop inside takes every finer level. Both
 /// keep the program's meaning (the iterations are independent) while no thread runs
 /// worker-single or vector-single code that a lane of another worker repeats or waits for.
-pub fn effective_levels(assigned: &[Levels], parents: &[Option<usize>]) -> Vec<Levels> {
+///
+/// A loop of `pinned` (a gang loop whose iterations write memory its gang shares:
+/// `privatize::writes_gang_memory`) keeps its gang level alone.
+pub fn effective_levels(assigned: &[Levels], parents: &[Option<usize>], pinned: &[bool]) -> Vec<Levels> {
     let ancestors = |i: usize| {
         let mut acc = Levels::NONE;
         let mut p = parents[i];
@@ -264,7 +267,7 @@ pub fn effective_levels(assigned: &[Levels], parents: &[Option<usize>]) -> Vec<L
             if l.vector && !ancestors(i).worker {
                 l.worker = true;
             }
-            if !has_partitioned_descendant(i) {
+            if !has_partitioned_descendant(i) && !(l.gang && pinned.get(i).copied().unwrap_or(false)) {
                 l.worker |= l.gang;
                 l.vector = true;
             }
@@ -344,16 +347,18 @@ mod tests {
     #[test]
     fn effective_levels_spread_vector_loops_over_workers() {
         // gang { vector; vector }: each vector loop also spreads over workers.
-        assert_eq!(effective_levels(&[G, V, V], &[None, Some(0), Some(0)]), vec![G, WV, WV]);
+        assert_eq!(effective_levels(&[G, V, V], &[None, Some(0), Some(0)], &[]), vec![G, WV, WV]);
         // gang { worker { vector } }: unchanged.
-        assert_eq!(effective_levels(&[G, W, V], &[None, Some(0), Some(1)]), vec![G, W, V]);
+        assert_eq!(effective_levels(&[G, W, V], &[None, Some(0), Some(1)], &[]), vec![G, W, V]);
         // gang { worker { seq } }: the innermost partitioned loop takes the vector level.
-        assert_eq!(effective_levels(&[G, W, Levels::NONE], &[None, Some(0), Some(1)]), vec![G, WV, Levels::NONE]);
+        assert_eq!(effective_levels(&[G, W, Levels::NONE], &[None, Some(0), Some(1)], &[]), vec![G, WV, Levels::NONE]);
         // A lone gang loop takes everything; a gang vector one gets workers.
-        assert_eq!(effective_levels(&[G], &[None]), vec![GWV]);
-        assert_eq!(effective_levels(&[GV], &[None]), vec![GWV]);
+        assert_eq!(effective_levels(&[G], &[None], &[]), vec![GWV]);
+        // ... unless its iterations write memory the gang shares.
+        assert_eq!(effective_levels(&[G], &[None], &[true]), vec![G]);
+        assert_eq!(effective_levels(&[GV], &[None], &[]), vec![GWV]);
         // seq loops stay sequential; a gang loop with a partitioned loop under a seq loop keeps its level.
-        assert_eq!(effective_levels(&[G, Levels::NONE, V], &[None, Some(0), Some(1)]), vec![G, Levels::NONE, WV]);
+        assert_eq!(effective_levels(&[G, Levels::NONE, V], &[None, Some(0), Some(1)], &[]), vec![G, Levels::NONE, WV]);
     }
 
     fn l(kind: LoopKind, parent: Option<usize>) -> LoopDesc {

@@ -37,7 +37,13 @@
 //! A section of several dimensions (`p[0:n][0:m]` of `double (*p)[M]`) is copied as its
 //! whole rows (contract.rs drops the trailing dimensions of private items).
 //!
-//! Does not: copy sections through pointer rows (a located error),
+//! A section through one level of pointer rows (`private(p[0:n][0:m])` of `double **p`) is a
+//! copy of the row pointers followed by the rows, the pointers set at the kernel's entry to
+//! the copy's rows (`__acc_private_rows`), which firstprivate fills from the device copy of
+//! the rows (the implied `copyin` maps and attaches them).
+//!
+//! Does not: copy sections through two or more levels of pointer rows (a located error), or
+//! one through rows on a loop whose bounds the region computes,
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -51,6 +57,7 @@ use crate::outline::strip;
 /// The device runtime's helpers (runtime-ir/private.c; the host path's in libaccrt).
 pub const COPY_FN: &str = "__acc_private_copy";
 pub const INIT_FN: &str = "__acc_private_init";
+pub const ROWS_FN: &str = "__acc_private_rows";
 
 const HELPERS_BC: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/private.bc"));
 
@@ -91,8 +98,10 @@ pub fn describe(level: CopyLevel, initialised: bool) -> &'static str {
     match (level, initialised) {
         (CopyLevel::Gang, true) => "a copy per gang in device memory, filled from the device copy of the data",
         (CopyLevel::Gang, false) => "a copy per gang in device memory",
-        (CopyLevel::Worker, _) => "a copy per worker in device memory",
-        (CopyLevel::Thread, _) => "a copy per thread in device memory",
+        (CopyLevel::Worker, true) => "a copy per worker in device memory, filled from the device copy of the data",
+        (CopyLevel::Worker, false) => "a copy per worker in device memory",
+        (CopyLevel::Thread, true) => "a copy per thread in device memory, filled from the device copy of the data",
+        (CopyLevel::Thread, false) => "a copy per thread in device memory",
         (CopyLevel::Local, _) => "a copy per thread in its local memory",
     }
 }
@@ -364,8 +373,13 @@ pub enum Placing<'ctx> {
 pub fn place<'ctx>(v: Value<'ctx>, source: Source<'ctx>, origin: Origin, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Placing<'ctx> {
     let (Source::Section(x) | Source::Member(x), Origin::Loop(id)) = (&source, origin) else { return Placing::Area(source) };
     let again: Option<Vec<Value<'ctx>>> = [x.base, x.lower, x.length, x.elem_size].into_iter().map(|b| crate::reduction::computed_before(b, before, cfg, 0)).collect();
-    if let Some([base, lower, length, elem_size]) = again.as_deref() {
-        let y = Var { base: *base, lower: *lower, length: *length, elem_size: *elem_size, ..x.clone() };
+    let rows_again: Option<Vec<crate::contract::RowLevel<'ctx>>> = x
+        .rows
+        .iter()
+        .map(|r| Some(crate::contract::RowLevel { lower: crate::reduction::computed_before(r.lower, before, cfg, 0)?, length: crate::reduction::computed_before(r.length, before, cfg, 0)?, ..*r }))
+        .collect();
+    if let (Some([base, lower, length, elem_size]), Some(rows)) = (again.as_deref(), rows_again) {
+        let y = Var { base: *base, lower: *lower, length: *length, elem_size: *elem_size, rows, ..x.clone() };
         return Placing::Area(match source {
             Source::Member(_) => Source::Member(y),
             _ => Source::Section(y),
@@ -408,6 +422,9 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     let cfg = crate::cfg::FunctionCfg::new(f);
     let l = crate::loops::find_bound_loop(&cfg, c.begin, c.end, &c.loc)?;
     let unsupported = |why: &str| AccError::unsupported(&c.loc, format!("'private({})' on a loop whose bounds are computed inside the compute region, {why}", c.var.text));
+    if !c.var.rows.is_empty() {
+        return Err(unsupported("through pointer rows (compute the bounds before the region)"));
+    }
     let [latch] = l.latches[..] else { return Err(unsupported("whose loop has several back edges")) };
     let header = cfg.blocks[l.header];
     let body_entry = header
@@ -552,6 +569,9 @@ pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate
     let mut t = vec![ctx.ptr(), ctx.i64(), ctx.i64(), ctx.i64()];
     for c in copies {
         t.extend([ctx.i64(), ctx.i64()]);
+        if row_level(c).is_some() {
+            t.extend([ctx.i64(), ctx.i64(), ctx.i64()]);
+        }
         if c.initialised {
             t.extend([ctx.ptr(), ctx.i64()]);
         }
@@ -565,18 +585,29 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     let ctx = m.context();
     let (i64t, ptr) = (ctx.i64(), ctx.ptr());
     let copy_fn = m.get_or_add_function(COPY_FN, ctx.fn_type(ptr, &[ptr, i64t, i64t, i64t, i64t, i64t], false));
-    let init_fn = m.get_or_add_function(INIT_FN, ctx.fn_type(ctx.void(), &[ptr, ptr, i64t], false));
+    let init_fn = m.get_or_add_function(INIT_FN, ctx.fn_type(ctx.void(), &[ptr, ptr, i64t, i64t], false));
+    let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, i64t, i64t, ptr, i64t], false));
     let (area, sizes) = (params[0], &params[1..4]);
     let mut at = 4;
     let mut out = Vec::new();
     let mut inits = Vec::new();
+    let mut rows = Vec::new();
     for ((c, name), ty) in copies.iter().zip(names).zip(types) {
         let (offset, rebase) = (params[at], params[at + 1]);
         at += 2;
         let copy = b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], i64t.const_int(CopyLevel::Gang as u64), offset], &format!("{name}.copy"));
-        if c.initialised {
-            inits.push((copy, params[at], params[at + 1]));
+        let shape = row_level(c).map(|_| {
+            at += 3;
+            [params[at - 3], params[at - 2], params[at - 1]]
+        });
+        let source = c.initialised.then(|| {
             at += 2;
+            (params[at - 2], params[at - 1])
+        });
+        match (shape, source) {
+            (Some([n, row_bytes, row_rebase]), source) => rows.push((copy, n, row_bytes, row_rebase, source.map_or(ptr.const_null(), |s| s.0))),
+            (None, Some((source, bytes))) => inits.push((copy, source, bytes)),
+            (None, None) => {}
         }
         out.push(match c.source {
             Source::Section(_) => {
@@ -595,10 +626,24 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
         });
     }
     // After every copy's address: each init ends with a gang barrier.
+    // (Their last operand, the copy's level, is set with the copy's: `set_levels`.)
+    let gang = i64t.const_int(CopyLevel::Gang as u64);
     for (copy, source, bytes) in inits {
-        b.call(init_fn, &[copy, source, bytes], "");
+        b.call(init_fn, &[copy, source, bytes, gang], "");
+    }
+    for (copy, n, row_bytes, row_rebase, source) in rows {
+        b.call(rows_fn, &[copy, n, row_bytes, row_rebase, source, gang], "");
     }
     out
+}
+
+/// The level of pointer rows of a copy of a section through them (`p[0:n][0:m]` of `double
+/// **p`: contract.rs admits one level in private clauses).
+fn row_level<'ctx>(c: &Copy<'ctx>) -> Option<crate::contract::RowLevel<'ctx>> {
+    match &c.source {
+        Source::Section(x) | Source::Member(x) => x.rows.first().copied(),
+        Source::Whole(_) => None,
+    }
 }
 
 /// The levels of a kernel's copies, in the region's order: a construct's `firstprivate` is
@@ -612,8 +657,10 @@ pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[C
     let levels: Vec<CopyLevel> = copies
         .iter()
         .map(|c| match c.origin {
-            _ if c.initialised => CopyLevel::Gang,
+            // A combined construct's copy (firstprivate too) is its loop's executors': a
+            // loop spread over workers and lanes runs the gang's iterations at once.
             Origin::Construct if combined => level_of(effective[0]),
+            _ if c.initialised => CopyLevel::Gang,
             Origin::Construct | Origin::Uses => CopyLevel::Gang,
             Origin::Loop(id) => loops.iter().zip(loop_levels).find(|(l, _)| l.id == id).map_or(CopyLevel::Gang, |(_, lv)| level_of(*lv)),
         })
@@ -622,6 +669,11 @@ pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[C
     let i64t = k.context().i64();
     for (call, level) in calls.iter().zip(&levels) {
         call.set_operand(4, i64t.const_int(*level as u64));
+        // The fill of the copy is shared by the threads that share the copy.
+        for fill in call.users().into_iter().filter(|u| matches!(u.called_name().as_deref(), Some(INIT_FN | ROWS_FN)) && u.call_arg(0) == *call) {
+            let last = fill.call_arg_count() - 1;
+            fill.set_operand(last, i64t.const_int(*level as u64));
+        }
     }
     levels
 }
@@ -653,6 +705,11 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
     let mut src = sources.iter();
     for ((c, (offset, rebase)), (_, bytes, _)) in copies.iter().zip(per_copy).zip(sizes) {
         args.extend([offset, rebase]);
+        if let (Some(r), Source::Section(x) | Source::Member(x)) = (row_level(c), &c.source) {
+            let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size));
+            let row_rebase = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
+            args.extend([b.sext_or_trunc(x.length, i64t), row_bytes, row_rebase]);
+        }
         if c.initialised {
             args.extend([*src.next().expect("a source per firstprivate copy"), *bytes]);
         }
@@ -670,6 +727,15 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
         .map(|c| match &c.source {
             Source::Section(x) | Source::Member(x) => {
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
+                // Through pointer rows: the pointers (to 16 bytes), then every row.
+                let bytes = match x.rows.first() {
+                    Some(r) => {
+                        let pointers = b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, bytes, i64t.const_int(ALIGN - 1)), i64t.const_int(!(ALIGN - 1)));
+                        let row = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size));
+                        b.binop(Opcode::LLVMAdd, pointers, b.binop(Opcode::LLVMMul, b.sext_or_trunc(x.length, i64t), row))
+                    }
+                    None => bytes,
+                };
                 (addr, bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
             }
             Source::Whole(bytes) if c.initialised => (c.value, *bytes, i64t.const_int(0)),

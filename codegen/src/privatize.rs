@@ -469,3 +469,59 @@ mod tests {
         assert_eq!(explicit("tmp"), None);
     }
 }
+
+/// Whether the iterations of a loop (its instructions: `inside`) write memory the whole gang
+/// shares: a gang's private copy from the launch's area (`gang_copies`, the copies'
+/// `__acc_private_copy` calls), or an array of the kernel that code outside the loop uses
+/// too (so privatize.rs keeps one per gang). A gang loop with no partitioned loop inside is
+/// spread over the gang's workers and lanes (mapping::effective_levels) only when it does not:
+/// the gang runs its iterations one after another, and lanes running them at once would race
+/// on such memory. (An array only the loop uses becomes each thread's own instead.)
+pub fn writes_gang_memory<'ctx>(k: Value<'ctx>, inside: &dyn Fn(Value<'ctx>) -> bool, gang_copies: &[Value<'ctx>]) -> bool {
+    let is_marker = |u: Value<'ctx>| u.is_call() && u.called_name().is_some_and(|n| n.starts_with("llvm.lifetime") || n.starts_with("llvm.dbg"));
+    let shared_arrays = k.entry_block().instructions().into_iter().filter(|a| {
+        a.is_alloca() && !a.allocated_type().is_scalar() && a.users().into_iter().any(|u| u.is_instruction() && !is_marker(u) && !inside(u))
+    });
+    let roots: Vec<Value> = gang_copies.iter().copied().chain(shared_arrays).collect();
+    let mut derived: HashSet<Value> = roots.iter().copied().collect();
+    let mut work = roots;
+    while let Some(p) = work.pop() {
+        for u in p.users() {
+            if !u.is_instruction() {
+                continue;
+            }
+            let writes = match u.opcode() {
+                Some(Opcode::LLVMGetElementPtr | Opcode::LLVMBitCast | Opcode::LLVMAddrSpaceCast | Opcode::LLVMPHI | Opcode::LLVMSelect) => {
+                    if derived.insert(u) {
+                        work.push(u);
+                    }
+                    false
+                }
+                // A pointer kept in a variable (a section's private slot) or loaded from the
+                // memory (a copy's row pointers): followed through the variable's loads.
+                Some(Opcode::LLVMStore) if u.operand(0) == p => {
+                    let slot = crate::outline::strip(u.operand(1));
+                    for l in slot.users().into_iter().filter(|l| l.opcode() == Some(Opcode::LLVMLoad)) {
+                        if derived.insert(l) {
+                            work.push(l);
+                        }
+                    }
+                    false
+                }
+                Some(Opcode::LLVMLoad) => {
+                    if u.ty().is_ptr() && derived.insert(u) {
+                        work.push(u);
+                    }
+                    false
+                }
+                Some(Opcode::LLVMStore | Opcode::LLVMAtomicRMW | Opcode::LLVMAtomicCmpXchg) => true,
+                Some(Opcode::LLVMCall) => !is_marker(u) && !u.called_name().is_some_and(|n| n == crate::private_copies::COPY_FN),
+                _ => false,
+            };
+            if writes && inside(u) {
+                return true;
+            }
+        }
+    }
+    false
+}

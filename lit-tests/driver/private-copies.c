@@ -26,7 +26,7 @@
 // HOST: call void @free(ptr %acc.private.host)
 // HOST-LABEL: define internal void @gang_copy_l{{[0-9]+}}(
 // HOST: %c.copy = call ptr @__acc_private_copy(ptr %0, i64 %1, i64 %2, i64 %3, i64 0, i64 %4)
-// HOST: call void @__acc_private_init(ptr %c.copy, ptr %6, i64 %7)
+// HOST: call void @__acc_private_init(ptr %c.copy, ptr %6, i64 %7, i64 0)
 void gang_copy(int n, int m, const double *a, double *c, double *out) {
 #pragma acc parallel loop gang firstprivate(c[1:m]) copyin(a[0:n]) copyout(out[0:n])
   for (int j = 0; j < n; j++) {

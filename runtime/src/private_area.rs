@@ -120,10 +120,34 @@ pub unsafe extern "C" fn __acc_private_copy(area: *mut c_void, g: i64, w: i64, _
 /// # Safety
 /// `dst` and `src` must hold `bytes` bytes and not overlap.
 #[no_mangle]
-pub unsafe extern "C" fn __acc_private_init(dst: *mut c_void, src: *const c_void, bytes: i64) {
+pub unsafe extern "C" fn __acc_private_init(dst: *mut c_void, src: *const c_void, bytes: i64, _level: i64) {
     if bytes > 0 {
         // SAFETY: the caller's guarantee.
         unsafe { std::ptr::copy_nonoverlapping(src.cast::<u8>(), dst.cast::<u8>(), bytes as usize) };
+    }
+}
+
+/// The host path's `__acc_private_rows` (runtime-ir/private.c): the row pointers of a copy of
+/// a section through pointer rows, and with `source` its rows filled from the rows it points
+/// to (the host's, on the host path).
+///
+/// # Safety
+/// `copy` must hold the n pointers (rounded up to 16 bytes) and n rows of `row_bytes`;
+/// `source`, when not null, n pointers to rows readable from `row_rebase` for `row_bytes`.
+#[no_mangle]
+pub unsafe extern "C" fn __acc_private_rows(copy: *mut c_void, n: i64, row_bytes: i64, row_rebase: i64, source: *const *const u8, _level: i64) {
+    let n = n.max(0) as usize;
+    let table = copy.cast::<*mut u8>();
+    // SAFETY: the layout the caller guarantees: pointers, then the rows.
+    unsafe {
+        let rows = copy.cast::<u8>().add((n * 8 + 15) & !15);
+        for i in 0..n {
+            let row = rows.add(i * row_bytes as usize);
+            *table.add(i) = row.wrapping_offset(-(row_rebase as isize));
+            if !source.is_null() && row_bytes > 0 {
+                std::ptr::copy_nonoverlapping((*source.add(i)).offset(row_rebase as isize), row, row_bytes as usize);
+            }
+        }
     }
 }
 
