@@ -324,18 +324,8 @@ pub unsafe extern "C" fn __accrt_declare(
     loc: *const c_char,
     text: *const c_char,
 ) {
-    guard(|| {
-        // SAFETY: forwarded caller guarantee on `loc` and `text`.
-        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
-        let fill = match kind {
-            ACCRT_CREATE => declare::Fill::Nothing,
-            ACCRT_COPYIN if init.is_null() => declare::Fill::Zeros,
-            ACCRT_COPYIN => declare::Fill::From(init as usize),
-            _ => panic!("__accrt_declare of kind {kind}"),
-        };
-        let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
-        declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned(), rows: Vec::new() });
-    })
+    // SAFETY: forwarded caller guarantee on `loc` and `text`.
+    unsafe { register_declared(host, bytes, init, kind, Vec::new(), loc, text) }
 }
 
 /// `__accrt_declare` of a section through pointer rows (`declare copyin(rows_g[0:4][0:8])` of
@@ -358,14 +348,25 @@ pub unsafe extern "C" fn __accrt_declare_rows(
     loc: *const c_char,
     text: *const c_char,
 ) {
+    // SAFETY: forwarded caller guarantees.
+    unsafe { register_declared(host, bytes, init, kind, row_levels(levels, nlevels), loc, text) }
+}
+
+/// Records one file-scope declare item (declare.rs): `init` null for zeros (`create(zero:)`
+/// too), else where copyin takes its bytes (for rows: the global itself, read at the first
+/// use).
+///
+/// # Safety
+/// `loc` and `text` must be NUL-terminated strings (or null).
+unsafe fn register_declared(host: *mut c_void, bytes: i64, init: *const c_void, kind: i32, rows: Vec<rows::Level>, loc: *const c_char, text: *const c_char) {
     guard(|| {
-        // SAFETY: forwarded caller guarantees.
-        let (loc, text, rows) = unsafe { (cstr(loc, "?"), cstr(text, "?"), row_levels(levels, nlevels)) };
+        // SAFETY: forwarded caller guarantee.
+        let (loc, text) = unsafe { (cstr(loc, "?"), cstr(text, "?")) };
         let fill = match kind {
             ACCRT_CREATE => declare::Fill::Nothing,
             ACCRT_COPYIN if init.is_null() => declare::Fill::Zeros,
-            ACCRT_COPYIN => declare::Fill::From(host as usize),
-            _ => panic!("__accrt_declare_rows of kind {kind}"),
+            ACCRT_COPYIN => declare::Fill::From(init as usize),
+            _ => panic!("__accrt_declare of kind {kind}"),
         };
         let bytes = usize::try_from(bytes).unwrap_or_else(|_| diag::user_error(&loc, &format!("negative length ({bytes} bytes) of declared {text}")));
         declare::register(declare::Declared { host: host as usize, bytes, fill, loc: loc.into_owned(), text: text.into_owned(), rows });
