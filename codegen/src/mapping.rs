@@ -267,7 +267,8 @@ pub fn effective_levels(assigned: &[Levels], parents: &[Option<usize>], pinned: 
             if l.vector && !ancestors(i).worker {
                 l.worker = true;
             }
-            if !has_partitioned_descendant(i) && !(l.gang && pinned.get(i).copied().unwrap_or(false)) {
+            let pinned_gang_loop = l.gang && pinned.get(i) == Some(&true);
+            if !has_partitioned_descendant(i) && !pinned_gang_loop {
                 l.worker |= l.gang;
                 l.vector = true;
             }
