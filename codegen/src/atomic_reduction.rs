@@ -210,6 +210,11 @@ struct Kernel<'a, 'ctx> {
 }
 
 impl<'ctx> Kernel<'_, 'ctx> {
+    /// Whether `l` is a plain load of the element at address `p` (the same address computed
+    /// again counts: `equal`).
+    fn reads(&self, l: Value<'ctx>, p: Value<'ctx>) -> bool {
+        l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(self, l.operand(0), p, 0)
+    }
     fn writes(&self) -> &[Value<'ctx>] {
         self.writes.get_or_init(|| self.cfg.blocks.iter().flat_map(|blk| blk.instructions()).filter(|i| may_write(*i)).collect())
     }
@@ -261,7 +266,7 @@ fn match_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, v: Value<'ctx>,
     let p = store.operand(1);
     let elem_ty = store.operand(0).ty();
     let narrow = form != Form::Plain;
-    let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(kx, l.operand(0), p, 0);
+    let is_load = |l: Value<'ctx>| kx.reads(l, p);
     // What reads the element in the computation: its load, or (promoted) the load widened,
     // with the widening's steps (a `_Bool` is read as an `i1` first).
     let read_of = |e: Value<'ctx>| -> Option<(Value<'ctx>, Vec<Value<'ctx>>)> {
@@ -391,7 +396,7 @@ fn truth_of<'ctx>(t: Value<'ctx>, is_load: &dyn Fn(Value<'ctx>) -> bool) -> Opti
 /// or the branch tests c and the other side tests the element.
 fn logic_update<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>, op: ReductionOp) -> Option<Update<'ctx>> {
     let p = store.operand(1);
-    let is_load = |l: Value<'ctx>| l.opcode() == Some(Opcode::LLVMLoad) && !l.is_atomic_access() && equal(kx, l.operand(0), p, 0);
+    let is_load = |l: Value<'ctx>| kx.reads(l, p);
     let mut conversion = Vec::new();
     let mut v = store.operand(0);
     let is_bit = |v: Value<'ctx>| v.ty().is_int() && v.ty().int_width() == 1;
@@ -456,10 +461,7 @@ fn product_part(x: Value<'_>) -> Option<(Value<'_>, u32)> {
         Opcode::LLVMExtractValue if multiply(x.operand(0)) => Some((x.operand(0), x.aggregate_index()?)),
         Opcode::LLVMExtractElement if multiply(x.operand(0)) => Some((x.operand(0), x.operand(1).const_int_value()? as u32)),
         Opcode::LLVMLoad => {
-            let a = x.operand(0);
-            let gep = a.opcode() == Some(Opcode::LLVMGetElementPtr) && a.num_operands() == 3 && a.operand(1).const_int_value() == Some(0);
-            let index = gep.then(|| a.operand(2).const_int_value()).flatten()?;
-            let temp = a.operand(0);
+            let (temp, index) = part_of(x.operand(0))?;
             if !temp.is_alloca() {
                 return None;
             }
@@ -471,6 +473,13 @@ fn product_part(x: Value<'_>) -> Option<(Value<'_>, u32)> {
         }
         _ => None,
     }
+}
+
+/// The complex value and the part (0 real, 1 imaginary) that address `a` names, when it is
+/// clang's `gep {T, T}, c, 0, part`.
+fn part_of(a: Value<'_>) -> Option<(Value<'_>, i64)> {
+    let gep = a.opcode() == Some(Opcode::LLVMGetElementPtr) && a.num_operands() == 3 && a.operand(1).const_int_value() == Some(0);
+    gep.then(|| a.operand(2).const_int_value().map(|i| (a.operand(0), i))).flatten()
 }
 
 /// A part of a complex `h[e] *= x` (or `h[e] = x * h[e]`): clang multiplies inline and
@@ -485,7 +494,7 @@ fn complex_product<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>) -> Option<Up
     }
     let args: Vec<Value> = (0..4).map(|i| call.call_arg(i)).collect();
     let p = store.operand(1);
-    let reads_p = |a: Value<'ctx>| a.opcode() == Some(Opcode::LLVMLoad) && !a.is_atomic_access() && equal(kx, a.operand(0), p, 0);
+    let reads_p = |a: Value<'ctx>| kx.reads(a, p);
     let element_first = if reads_p(args[index]) {
         true
     } else if reads_p(args[2 + index]) {
@@ -495,11 +504,7 @@ fn complex_product<'ctx>(kx: &Kernel<'_, 'ctx>, store: Value<'ctx>) -> Option<Up
     };
     let pair = if element_first { [args[0], args[1]] } else { [args[2], args[3]] };
     // The two loads read the two parts of one element (`gep {T, T}, E, 0, part`).
-    let part_address = |l: Value<'ctx>| -> Option<(Value<'ctx>, i64)> {
-        let a = (l.opcode() == Some(Opcode::LLVMLoad)).then(|| l.operand(0))?;
-        let gep = a.opcode() == Some(Opcode::LLVMGetElementPtr) && a.num_operands() == 3 && a.operand(1).const_int_value() == Some(0);
-        gep.then(|| a.operand(2).const_int_value().map(|i| (a.operand(0), i))).flatten()
-    };
+    let part_address = |l: Value<'ctx>| (l.opcode() == Some(Opcode::LLVMLoad)).then(|| part_of(l.operand(0))).flatten();
     let (Some((re_base, 0)), Some((im_base, 1))) = (part_address(pair[0]), part_address(pair[1])) else { return None };
     if !equal(kx, re_base, im_base, 0) {
         return None;

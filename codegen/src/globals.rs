@@ -58,6 +58,18 @@ fn slot_name(name: &str) -> String {
     format!("{name}.acc.dev")
 }
 
+/// The slot of declared global `name` (a device global holding its device address), made
+/// when it is first needed.
+fn slot_of<'ctx>(dev: Module<'ctx>, name: &str) -> Value<'ctx> {
+    dev.global(&slot_name(name)).unwrap_or_else(|| {
+        let ctx = dev.context();
+        let slot = dev.add_global(ctx.ptr(), &slot_name(name));
+        slot.set_initializer(ctx.ptr().const_null());
+        slot.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        slot
+    })
+}
+
 /// Errors (at the first region that reaches it) for the first global that needs `declare`.
 /// `declared`: the globals of file-scope declares (their uses left here are in initialisers).
 pub fn check<'ctx>(dev: Module<'ctx>, kernels: &[Value<'ctx>], regions: &[Outlined<'ctx>], declared: &[String]) -> Result<()> {
@@ -139,9 +151,7 @@ pub fn redirect_declared<'ctx>(dev: Module<'ctx>, declared: &[String]) {
         crate::outline::expand_global_const_exprs(&f.blocks());
     }
     for (name, g) in used {
-        let slot = dev.add_global(ctx.ptr(), &slot_name(name));
-        slot.set_initializer(ctx.ptr().const_null());
-        slot.set_linkage(LLVMLinkage::LLVMInternalLinkage);
+        let slot = slot_of(dev, name);
         let b = ctx.builder();
         for u in g.users().into_iter().filter(|u| u.is_instruction()) {
             for k in 0..u.num_operands() {
@@ -233,12 +243,7 @@ pub fn patch_tables<'ctx>(dev: Module<'ctx>, declared: &[String], kernels: &[Val
                 for k in 0..i.num_operands() {
                     let o = i.operand(k);
                     if let Some(g) = globals.iter().find(|g| **g == o) {
-                        let slot = dev.global(&slot_name(&g.name())).unwrap_or_else(|| {
-                            let s = dev.add_global(ctx.ptr(), &slot_name(&g.name()));
-                            s.set_initializer(ctx.ptr().const_null());
-                            s.set_linkage(LLVMLinkage::LLVMInternalLinkage);
-                            s
-                        });
+                        let slot = slot_of(dev, &g.name());
                         b.position_before(i);
                         i.set_operand(k, b.load(ctx.ptr(), slot, &format!("{}.device", g.name())));
                     } else if o.is_instruction() && o.parent_function() == fill {
