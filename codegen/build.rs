@@ -54,6 +54,9 @@ fn build_device_c(prefix: &str, name: &str) {
         // theirs (a `long` reduced by the `long long` helper): type-based alias tags would
         // let the optimiser assume the two never alias (a reduction kept a stale value).
         .arg("-fno-strict-aliasing")
+        // reduce.c's 16-byte compare-and-swap (`double _Complex`) as an instruction, not a
+        // libatomic call: the device module is retargeted, and the emulator lowers it.
+        .args(target.starts_with("x86_64").then_some("-mcx16"))
         .arg(&src)
         .arg("-o")
         .arg(&out)

@@ -21,6 +21,12 @@
  *   block(T *v, n, smem, lane0_only)      over every thread of the gang; with lane0_only
  *                                         only vector lane 0 of each worker contributes
  *                                         (the others hold copies of its value)
+ *   combine_atomic(T *acc, const T *v, n, dims)
+ *                                         acc[e] = acc[e] OP v[e], each element one
+ *                                         compare-and-swap (acc is shared with other gangs:
+ *                                         private copies of run-time size combined into the
+ *                                         variable); a gang that repeated another's work
+ *                                         (`dims`, as for gang) adds nothing
  *   gang(const T *mine, T *dst, n, scratch, nvars, index, smem)
  *                                         at the kernel's end: this gang's value (the same
  *                                         on all its threads) joins the others; the last
@@ -138,6 +144,26 @@ CONVERGENT int __acc_warp_redux(int v, int op);
 
 INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_length() + __acc_vector_id(); }
 
+/* Whether this gang repeated the work of the gang at index 0 in a gang dimension the
+ * variable's loops are not partitioned over (`dims`: bit d-1 for each one they are). */
+INLINE int gang_repeats(long long dims) {
+  return (!(dims & 1) && __acc_gang_id_1() != 0) || (!(dims & 2) && __acc_gang_id_2() != 0)
+         || (!(dims & 4) && __acc_gang_id_3() != 0);
+}
+
+/* *p = OPF(*p, x) as a compare-and-swap loop on the element's image as unsigned U (of T's
+ * size: the other branches of the caller's size test are dead). The first read is plain
+ * (there is no 128-bit atomic load): the swap checks it. */
+#define ATOMIC_WITH(U, T, p, x, OPF)                                                         \
+  do {                                                                                       \
+    union { T v; U u; } o_, r_;                                                              \
+    o_.u = *(volatile U *)(p);                                                               \
+    do {                                                                                     \
+      r_.u = o_.u;                                                                           \
+      r_.v = OPF(o_.v, (x));                                                                 \
+    } while (!__atomic_compare_exchange_n((U *)(p), &o_.u, r_.u, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
+  } while (0)
+
 /* Shuffles of any type: 32-bit words, each through the interface. */
 #define SHUFFLES(TY, T)                                                                      \
   INLINE T shfl_down_##TY(T v, int delta) {                                                 \
@@ -202,6 +228,18 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
   void __acc_red_combine_##OP##_##TY(T *acc, const T *v, long long n) {                      \
     for (long long e = 0; e < n; e++) acc[e] = op_##OP##_##TY(acc[e], v[e]);                 \
   }                                                                                          \
+  /* Into a variable other gangs (or lanes) combine into too: each element in one          \
+     compare-and-swap of its image. `dims` as for gang() (all bits set: never repeats). */  \
+  void __acc_red_combine_atomic_##OP##_##TY(T *acc, const T *v, long long n, long long dims) { \
+    if (gang_repeats(dims)) return;                                                          \
+    for (long long e = 0; e < n; e++) {                                                      \
+      if (sizeof(T) == 1) ATOMIC_WITH(unsigned char, T, &acc[e], v[e], op_##OP##_##TY);      \
+      else if (sizeof(T) == 2) ATOMIC_WITH(unsigned short, T, &acc[e], v[e], op_##OP##_##TY); \
+      else if (sizeof(T) == 4) ATOMIC_WITH(unsigned, T, &acc[e], v[e], op_##OP##_##TY);      \
+      else if (sizeof(T) == 8) ATOMIC_WITH(unsigned long long, T, &acc[e], v[e], op_##OP##_##TY); \
+      else ATOMIC_WITH(unsigned __int128, T, &acc[e], v[e], op_##OP##_##TY);                 \
+    }                                                                                        \
+  }                                                                                          \
   /* A worker is one warp (the runtime launches worker-syncing kernels so): no barrier. */  \
   CONVERGENT void __acc_red_worker_##OP##_##TY(T *v, long long n, SHARED char *smem) {                  \
     (void)smem;                                                                              \
@@ -222,8 +260,7 @@ INLINE long long thread_in_gang(void) { return __acc_worker_id() * __acc_vector_
     long long t = thread_in_gang(), nt = __acc_vector_length() * __acc_num_workers();        \
     unsigned *counter = (unsigned *)(scratch + 8 * index);                                   \
     char *partials = scratch + ((nvars * 8 + 255) / 256) * 256 + index * SLOT_BYTES * ng;   \
-    int repeats = (!(dims & 1) && __acc_gang_id_1() != 0) || (!(dims & 2) && __acc_gang_id_2() != 0) \
-                  || (!(dims & 4) && __acc_gang_id_3() != 0);                                \
+    int repeats = gang_repeats(dims);                                                        \
     for (long long e = t; e < n; e += nt)                                                    \
       *(volatile T *)(partials + SLOT_BYTES * (e * ng + g)) = repeats ? id_##OP##_##TY() : mine[e]; \
     __atomic_thread_fence(__ATOMIC_SEQ_CST);                                                 \

@@ -21,11 +21,12 @@
 //! shared memory or on the device heap, where the same atomics work; one that a loop run by
 //! a single thread reduces keeps its plain updates.
 //!
-//! What it deliberately does not do (each a located "not supported yet" error): regions that
-//! use the array other than by updating an element with the clause's operator (`h[e] = h[e]
-//! + x`, `h[e] += x`, `h[e] = max(h[e], x)`...): a read of an element would see other
-//! iterations' partial results, not the private copy the spec promises, and a plain store
-//! would race with them. An element no iteration updates keeps its value (under `&&`/`||`
+//! What it deliberately does not do: regions that use the array other than by updating an
+//! element with the clause's operator (`h[e] = h[e] + x`, `h[e] += x`, `h[e] = max(h[e],
+//! x)`...): a read of an element would see other iterations' partial results, not the
+//! private copy the spec promises, and a plain store would race with them. `plan` says why;
+//! device.rs then gives one range of elements private copies of run-time size instead
+//! (reduction.rs `View`), and the rest stay located "not supported yet" errors. An element no iteration updates keeps its value (under `&&`/`||`
 //! an original 5 stays 5, not 1), as on the host path.
 
 use crate::cfg::FunctionCfg;

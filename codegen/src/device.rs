@@ -13,6 +13,7 @@ use crate::error::{AccError, Loc, Result};
 use crate::expr::{extract, Expr};
 use crate::image_job::ImageJob;
 use crate::ir::{Module, OwnedContext, OwnedModule, Value};
+use std::collections::HashMap;
 use crate::mapping::{assign_levels, default_shape, LaunchShape, Levels, LoopDesc, LoopKind};
 use crate::options::Options;
 use crate::outline::Outlined;
@@ -57,6 +58,9 @@ pub struct KernelPlan {
     /// Per private copy of run-time size (`Outlined::copies`), whose executors have one
     /// (private_copies.rs): the host stub lays out the launch's private area by them.
     pub private_levels: Vec<crate::private_copies::CopyLevel>,
+    /// Per such copy, how many copies each of its executors has (1; a reduction's room:
+    /// as many as reduction.rs made, 0 when it made none).
+    pub private_multiples: Vec<u64>,
     /// Pointers no data clause covers whose targets the kernel reaches within bounds it
     /// could compute (implicit_bounds.rs): (capture index, the bytes), each an implicit
     /// `copy` of the host stub.
@@ -95,7 +99,8 @@ impl KernelPlan {
             f |= FLAG_WORKER_SYNC;
         }
         // Reductions combine fewer partials; private copies take less memory.
-        if self.cap_gangs && (self.reduce_vars > 0 || !self.private_levels.is_empty()) {
+        let copies = self.private_levels.iter().zip(&self.private_multiples).any(|(l, m)| *l != crate::private_copies::CopyLevel::Local && *m > 0);
+        if self.cap_gangs && (self.reduce_vars > 0 || copies) {
             f |= FLAG_CAP_GANGS;
         }
         if self.link_slot {
@@ -522,7 +527,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
         .into_iter()
         .filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN))
         .zip(&r.copies)
-        .filter(|(_, c)| !combined && !matches!(c.origin, crate::private_copies::Origin::Loop(_)))
+        .filter(|(_, c)| !combined && !matches!(c.origin, crate::private_copies::Origin::Loop(_)) && !matches!(c.source, crate::private_copies::Source::ReductionView(_)))
         .map(|(call, _)| call)
         .collect();
     let pinned: Vec<bool> = all
@@ -559,7 +564,20 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     }
     // The combined loop gets begin/end markers of its own: the region's entry and exit.
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
-    let red = reductions(dev, r, k, &loops, &descs, &effective, (cb, ce))?;
+    let (red, views_used) = reductions(dev, r, k, &loops, &descs, &effective, (cb, ce))?;
+    // A reduction's room holds as many copies per thread as reduction.rs made; one it did
+    // not use takes no bytes.
+    let calls: Vec<Value> = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN)).collect();
+    let mut private_multiples = vec![1u64; r.copies.len()];
+    for (i, call) in calls.iter().enumerate() {
+        if let Some((_, used)) = views_used.iter().find(|(c, _)| c == call) {
+            private_multiples[i] = *used;
+            // (The unused call stays, for the calls' order; the optimiser drops it.)
+            if *used == 0 {
+                private_levels[i] = crate::private_copies::CopyLevel::Local;
+            }
+        }
+    }
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
     let mut plans = Vec::new();
     let mut report = Vec::new();
@@ -640,7 +658,7 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
             }
         }
     }
-    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels, inferred, heap_arrays: placed.heap })
+    Ok(KernelPlan { name: k.name(), shape, gang_trips, gang_dims, single_gang_dims: red.single_gang_dims, loops: report, worker_sync, reduce_vars: red.gang_vars, cap_gangs, reductions: red.report, link_slot: false, caches, private_levels, private_multiples, inferred, heap_arrays: placed.heap })
 }
 
 /// The most threads a block of the region's kernel can have: its constant `num_workers` and
@@ -748,7 +766,7 @@ fn reductions<'ctx>(
     descs: &[(LoopDesc, u32, Loc)],
     effective: &[Levels],
     combined: (Option<Value<'ctx>>, Option<Value<'ctx>>),
-) -> Result<crate::reduction::Summary> {
+) -> Result<(crate::reduction::Summary, Vec<(Value<'ctx>, u64)>)> {
     use crate::contract::Reduction;
     // The construct's clauses name host values: find what they became in the kernel. A
     // variable the region does not use was not captured: its reduction changes nothing.
@@ -778,25 +796,30 @@ fn reductions<'ctx>(
     let of = |cl: &[Clause<'ctx>]| -> Vec<Reduction<'ctx>> { cl.iter().filter_map(|c| if let Clause::Reduction(x) = c { Some(x.clone()) } else { None }).collect() };
     let privates = |cl: &[Clause<'ctx>]| -> Vec<Value<'ctx>> { cl.iter().filter_map(|c| if let Clause::Private(x) = c { Some(x.base) } else { None }).collect() };
     let construct: Vec<Reduction> = of(&r.directive.clauses).iter().filter_map(in_kernel).collect();
+    // Room the outlined function has for private copies of run-time size, per reduced
+    // variable (private_copies.rs `reduction_view`).
+    let views = view_copies(k, r);
     // Items without constant bounds, over a part of each row, or too large for private
     // copies are updated in place with atomics (atomic_reduction.rs; a large one only when
     // the region just updates it), the construct's anywhere in the kernel, a loop's inside
-    // the loop; the rest get private copies (reduction.rs).
-    let mut atomic_notes = Vec::new();
-    let mut atomic_plans = Vec::new();
-    let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, partitioned: bool, loc: &Loc, span: &str| -> Result<Vec<Reduction<'ctx>>> {
+    // the loop; the rest get private copies (reduction.rs), and so do the items of a
+    // variable without constant bounds that some region uses other than by updating it,
+    // when the kernel has room for them (`views`): of run-time size, in the private area.
+    let mut atomic_plans: Vec<(Value<'ctx>, crate::atomic_reduction::Planned<'ctx>, crate::reduction::Note, Reduction<'ctx>, Option<usize>)> = Vec::new();
+    let mut viewed: Vec<(Value<'ctx>, String, Loc)> = Vec::new();
+    let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, partitioned: bool, loc: &Loc, span: &str, owner: Option<usize>| -> Result<Vec<Reduction<'ctx>>> {
         use crate::reduction::Placement;
         let mut kept = Vec::new();
         for x in items {
             let placement = crate::reduction::placement(&x);
-            if placement == Placement::Copies {
+            let host_var = crate::private_copies::reduced_variable(&x.var);
+            if placement == Placement::Copies || (viewed.iter().any(|(v, _, _)| *v == host_var) && views.contains_key(&host_var)) {
                 kept.push(x);
                 continue;
             }
             let storage = crate::reduction::key_of(k, x.var.base);
             match crate::atomic_reduction::plan(k, storage, &x, inside, partitioned, loc) {
                 Ok(p) => {
-                    atomic_plans.push(p);
                     let why = match placement {
                         _ if !x.var.rows.is_empty() => "its rows are pointers, not one range of elements",
                         _ if !x.var.dims.is_empty() => "a part of each row, not one range of elements",
@@ -808,7 +831,12 @@ fn reductions<'ctx>(
                         (true, true) => format!("atomic updates of its elements where the loop's threads share it ({why}; an array private to an enclosing level)"),
                         (true, false) => "its updates as written (one thread runs the loop over its own copy of the array)".to_string(),
                     };
-                    atomic_notes.push(crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy });
+                    let note = crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy };
+                    atomic_plans.push((host_var, p, note, x, owner));
+                }
+                Err(_) if placement == Placement::AtomicsNeeded && views.contains_key(&host_var) && !storage.is_alloca() => {
+                    viewed.push((host_var, x.var.text.clone(), loc.clone()));
+                    kept.push(x);
                 }
                 Err(e) if placement == Placement::AtomicsNeeded => return Err(e),
                 // A large array the region uses otherwise: private copies, as large as it.
@@ -817,7 +845,7 @@ fn reductions<'ctx>(
         }
         Ok(kept)
     };
-    let construct = atomics(construct, &|_| true, true, &r.directive.loc, "the compute region")?;
+    let mut construct = atomics(construct, &|_| true, true, &r.directive.loc, "the compute region", None)?;
     let mut inputs = Vec::new();
     if let (Some(b), Some(e)) = combined {
         inputs.push(crate::reduction::LoopInput {
@@ -835,7 +863,7 @@ fn reductions<'ctx>(
     for (i, d) in loops.iter().enumerate() {
         let region = crate::reduction::Region::new(d.begin, d.end);
         let lv = effective[first + i];
-        let items = atomics(of(&d.clauses), &|v| region.contains(v), lv.gang || lv.worker || lv.vector, &d.loc, &lv.describe())?;
+        let items = atomics(of(&d.clauses), &|v| region.contains(v), lv.gang || lv.worker || lv.vector, &d.loc, &lv.describe(), Some(inputs.len()))?;
         inputs.push(crate::reduction::LoopInput {
             begin: d.begin,
             end: d.end,
@@ -847,12 +875,76 @@ fn reductions<'ctx>(
             gang_dim: descs[first + i].0.gang_dim,
         });
     }
+    // A variable with copies somewhere has them everywhere in the kernel: the items planned
+    // as atomics before its first copies were found go back to their lists.
+    let mut atomic_notes = Vec::new();
+    let mut plans = Vec::new();
+    for (host_var, p, note, x, owner) in atomic_plans {
+        if !viewed.iter().any(|(v, _, _)| *v == host_var) {
+            plans.push(p);
+            atomic_notes.push(note);
+            continue;
+        }
+        match owner {
+            None => {
+                if combined.0.is_some() {
+                    inputs[0].items.push(x.clone());
+                }
+                construct.push(x);
+            }
+            Some(i) => inputs[i].items.push(x),
+        }
+    }
+    // One range of elements per variable: its copies are of the section the room was made
+    // for.
+    let mut view_keys = HashMap::new();
+    for (host_var, text, loc) in &viewed {
+        let view = &views[host_var];
+        if *text != view.text {
+            return Err(AccError::unsupported(
+                loc,
+                format!("the array reduction '{text}' without constant bounds, of a variable another clause reduces as '{}', in a region that reads its elements (accc gives such a variable private copies of one section)", view.text),
+            ));
+        }
+    }
+    for x in construct.iter().chain(inputs.iter().flat_map(|i| i.items.iter())) {
+        let host_var = crate::private_copies::reduced_variable(&x.var);
+        if viewed.iter().any(|(v, _, _)| *v == host_var) {
+            view_keys.insert(crate::reduction::key_of(k, x.var.base), views[&host_var].view.clone());
+        }
+    }
+    let atomic_plans = plans;
     crate::atomic_reduction::apply(dev, &atomic_plans);
-    let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs)?;
+    let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs, &view_keys)?;
     out.report.extend(atomic_notes);
+    let used = views.values().map(|v| (v.view.area, v.view.used.get())).collect();
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
-    Ok(out)
+    Ok((out, used))
+}
+
+/// The room a kernel has for a reduction's private copies of run-time size
+/// (`Source::ReductionView`), by the variable it is for (what it is in the kernel: the
+/// clauses' items name that).
+struct ViewRoom<'ctx> {
+    /// The section the room is sized for, as the clause wrote it.
+    text: String,
+    view: crate::reduction::View<'ctx>,
+}
+
+fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>, ViewRoom<'ctx>> {
+    let calls = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN));
+    calls
+        .zip(&r.copies)
+        .filter_map(|(call, c)| match &c.source {
+            crate::private_copies::Source::ReductionView(x) => {
+                let (lo_bytes, count) = crate::private_copies::view_params(k, call)?;
+                let view = crate::reduction::View { area: call, count, lo_bytes, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
+                Some((r.value_in(k, c.value)?, ViewRoom { text: x.text.clone(), view }))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// `worker(num: n)` and `vector(length: n)` size the kernel a `kernels` loop nest becomes

@@ -287,9 +287,11 @@ fn is_shared_combine<'ctx>(i: Value<'ctx>) -> bool {
     i.called_name().is_some_and(|n| n.starts_with(crate::reduction::COMBINE_PREFIX)) && !is_private(i.call_arg(0))
 }
 
-/// The pointer is into the thread's own private memory (an alloca), through GEPs and casts.
+/// The pointer is into the thread's own private memory (an alloca, or a reduction's copy in
+/// the private area: reduction.rs `View`), through GEPs and casts.
 pub(crate) fn is_private<'ctx>(p: Value<'ctx>) -> bool {
-    strip_to_object(p).is_alloca()
+    let o = strip_to_object(p);
+    o.is_alloca() || (o.called_name().as_deref() == Some(crate::private_copies::COPY_FN) && o.name().ends_with(crate::private_copies::VIEW_SUFFIX))
 }
 
 /// The object a pointer is based on (through GEPs and casts).

@@ -179,7 +179,7 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
                 b.call(rt.deviceptr, &[*addr, loc_s, text], "")
             })
             .collect();
-        let (args, _) = crate::private_copies::stub_args(&b, ctx, &r.copies, &plan.private_levels, &ranges, &sources);
+        let (args, _) = crate::private_copies::stub_args(&b, ctx, &r.copies, &plan.private_levels, &plan.private_multiples, &ranges, &sources);
         let at = dev_args.len() as u64 + 1;
         dev_args.extend(args);
         at
@@ -223,8 +223,10 @@ fn host_private_copies<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, r: &Outlined<'c
     let ctx = m.context();
     let ranges = crate::private_copies::host_ranges(b, ctx, &r.copies);
     let levels = vec![crate::private_copies::CopyLevel::Gang; r.copies.len()];
+    // The host runs the region's loops as written: a reduction needs no copies there.
+    let multiples: Vec<u64> = r.copies.iter().map(|c| u64::from(!matches!(c.source, crate::private_copies::Source::ReductionView(_)))).collect();
     let sources: Vec<Value> = r.copies.iter().zip(&ranges).filter(|(c, _)| c.initialised).map(|(_, (addr, _, _))| *addr).collect();
-    let (mut args, total) = crate::private_copies::stub_args(b, ctx, &r.copies, &levels, &ranges, &sources);
+    let (mut args, total) = crate::private_copies::stub_args(b, ctx, &r.copies, &levels, &multiples, &ranges, &sources);
     // malloc(0) may return null, which the copies would then be based on.
     let bytes = b.binop(crate::ir::Opcode::LLVMOr, total, ctx.i64().const_int(1));
     let block = b.call(libc_fn(m, "malloc", ctx.ptr(), &[ctx.i64()]), &[bytes], "acc.private.host");

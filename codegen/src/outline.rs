@@ -245,6 +245,9 @@ pub fn outline<'ctx>(
                 }
             }
         }
+        // An array reduction without constant bounds may need private copies of run-time
+        // size (the device module decides: reduction.rs).
+        copies.extend(crate::private_copies::reduction_view(d, loops, v, header.terminator().expect("split left a branch"), &cfg));
         // A variable-length array's bytes are known only at run time: mapped with them, and
         // its private copies are the area's.
         let size = vla_count(v).map(|count| {
@@ -713,6 +716,11 @@ fn build_function<'ctx>(
                     // the kernel no longer dereferences needs no device data.
                     erase_unused_address(address);
                 }
+                continue;
+            }
+            // A reduction's copies take the place of the variable only where reduction.rs
+            // says.
+            if matches!(c.source, crate::private_copies::Source::ReductionView(_)) {
                 continue;
             }
             // An array the region declared keeps its alloca, unused (dead code), so that

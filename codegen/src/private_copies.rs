@@ -68,7 +68,11 @@ pub fn link_helpers<'ctx>(dev: Module<'ctx>) -> Result<()> {
 }
 
 /// Every copy starts 16-byte aligned.
-const ALIGN: u64 = 16;
+pub const ALIGN: u64 = 16;
+
+/// The name suffix of a reduction's copies' `__acc_private_copy` call ([`Source::ReductionView`]):
+/// guard.rs treats memory based on it as the thread's own, as it does allocas.
+pub const VIEW_SUFFIX: &str = ".acc.red.view";
 
 /// Which executors have a copy of their own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +123,13 @@ pub enum Source<'ctx> {
     /// host function: a constant, or a variable-length array's size computed before the
     /// region).
     Whole(Value<'ctx>),
+    /// Room for the private copies of an array reduction without constant bounds
+    /// (`reduction(+: h[lo:n])`) whose region reads an element, stores one plainly or passes
+    /// its address ([`reduction_views`]): each thread gets as many copies of the section as
+    /// the device module's reduction.rs makes of it (`KernelPlan::private_multiples`; none
+    /// when the region only updates it, atomic_reduction.rs). The variable's uses stay as
+    /// they are: reduction.rs points the loops' uses at the copies.
+    ReductionView(Var<'ctx>),
 }
 
 /// Where the clause that asked for the copy is.
@@ -355,6 +366,44 @@ pub fn array_origin<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Val
     loops.iter().find(|l| names(l)).map_or(Origin::Uses, |l| Origin::Loop(l.id))
 }
 
+/// The variable a reduction item reduces: the pointer variable of a section (`h[0:m]` of
+/// `int *h`: its slot) or the array itself.
+pub fn reduced_variable<'ctx>(x: &Var<'ctx>) -> Value<'ctx> {
+    let b = strip(x.base);
+    if b.opcode() == Some(Opcode::LLVMLoad) && b.ty().is_ptr() {
+        strip(b.operand(0))
+    } else {
+        b
+    }
+}
+
+/// Room for private copies of captured variable `v` that one of the construct's or its
+/// loops' array reductions without constant bounds may need ([`Source::ReductionView`]):
+/// the first such item of `v` over one range of elements, its bounds computed again before
+/// the region (`before`, in the host function whose CFG is `cfg`). None when `v` has no such
+/// item or its bounds are computed in the region.
+pub fn reduction_view<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Option<Copy<'ctx>> {
+    let r = std::iter::once(d).chain(loops).flat_map(|l| l.clauses.iter()).find_map(|c| match c {
+        Clause::Reduction(r) if reduced_variable(&r.var) == v && r.var.dims.is_empty() && r.var.rows.is_empty() => {
+            (crate::reduction::placement(r) == crate::reduction::Placement::AtomicsNeeded).then_some(r)
+        }
+        _ => None,
+    })?;
+    let x = &r.var;
+    let again: Option<Vec<Value<'ctx>>> = [x.base, x.lower, x.length, x.elem_size].into_iter().map(|b| crate::reduction::computed_before(b, before, cfg, 0)).collect();
+    let [base, lower, length, elem_size] = again?[..] else { return None };
+    let y = Var { base, lower, length, elem_size, ..x.clone() };
+    Some(Copy { value: v, name: x.text.clone(), source: Source::ReductionView(y), initialised: false, origin: Origin::Construct })
+}
+
+/// In kernel `k`, the parameters after a reduction's room's offset (the operand of its
+/// `__acc_private_copy` call `call`): the section's start in bytes and its element count.
+pub fn view_params<'ctx>(k: Value<'ctx>, call: Value<'ctx>) -> Option<(Value<'ctx>, Value<'ctx>)> {
+    let params = k.params();
+    let at = params.iter().position(|p| *p == call.call_arg(5))?;
+    Some((*params.get(at + 1)?, *params.get(at + 2)?))
+}
+
 /// Where a private copy of run-time size is made.
 #[derive(Clone, Debug)]
 pub enum Placing<'ctx> {
@@ -544,6 +593,7 @@ pub fn implied_copyin<'ctx>(m: Module<'ctx>, c: &Copy<'ctx>) -> Option<Clause<'c
     let var = match &c.source {
         Source::Section(x) | Source::Member(x) => x.clone(),
         Source::Whole(bytes) => Var { base: c.value, lower: i64t.const_int(0), length: i64t.const_int(1), elem_size: *bytes, text: c.name.clone(), dims: Vec::new(), rows: Vec::new() },
+        Source::ReductionView(_) => return None,
     };
     Some(Clause::Data(DataKind::CopyIn, var))
 }
@@ -557,6 +607,7 @@ pub fn is_implied_copyin<'ctx>(copies: &[Copy<'ctx>], k: DataKind, v: &Var<'ctx>
                 && match &c.source {
                     Source::Section(x) | Source::Member(x) => x.base == v.base && x.text == v.text,
                     Source::Whole(_) => v.base == c.value,
+                    Source::ReductionView(_) => false,
                 }
         })
 }
@@ -569,6 +620,9 @@ pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate
     let mut t = vec![ctx.ptr(), ctx.i64(), ctx.i64(), ctx.i64()];
     for c in copies {
         t.extend([ctx.i64(), ctx.i64()]);
+        if matches!(c.source, Source::ReductionView(_)) {
+            t.push(ctx.i64());
+        }
         if row_level(c).is_some() {
             t.extend([ctx.i64(), ctx.i64(), ctx.i64()]);
         }
@@ -595,6 +649,13 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     for ((c, name), ty) in copies.iter().zip(names).zip(types) {
         let (offset, rebase) = (params[at], params[at + 1]);
         at += 2;
+        if let Source::ReductionView(_) = c.source {
+            // The section's element count follows its rebase; reduction.rs reads both.
+            at += 1;
+            let level = i64t.const_int(CopyLevel::Thread as u64);
+            out.push(b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], level, offset], &format!("{name}{VIEW_SUFFIX}")));
+            continue;
+        }
         let copy = b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], i64t.const_int(CopyLevel::Gang as u64), offset], &format!("{name}.copy"));
         let shape = row_level(c).map(|_| {
             at += 3;
@@ -617,7 +678,7 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
                 b.store(b.gep_bytes(ctx, copy, back), slot);
                 slot
             }
-            Source::Whole(_) => copy,
+            Source::Whole(_) | Source::ReductionView(_) => copy,
             // What the member's loads become (build_function replaces them).
             Source::Member(_) => {
                 let back = b.binop(Opcode::LLVMSub, i64t.const_int(0), rebase);
@@ -642,7 +703,7 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
 fn row_level<'ctx>(c: &Copy<'ctx>) -> Option<crate::contract::RowLevel<'ctx>> {
     match &c.source {
         Source::Section(x) | Source::Member(x) => x.rows.first().copied(),
-        Source::Whole(_) => None,
+        Source::Whole(_) | Source::ReductionView(_) => None,
     }
 }
 
@@ -657,6 +718,8 @@ pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[C
     let levels: Vec<CopyLevel> = copies
         .iter()
         .map(|c| match c.origin {
+            // A reduction's copies are each thread's own (reduction.rs's trees combine them).
+            _ if matches!(c.source, Source::ReductionView(_)) => CopyLevel::Thread,
             // A combined construct's copy (firstprivate too) is its loop's executors': a
             // loop spread over workers and lanes runs the gang's iterations at once.
             Origin::Construct if combined => level_of(effective[0]),
@@ -684,7 +747,7 @@ pub fn set_levels<'ctx>(k: Value<'ctx>, directive: &Directive<'ctx>, copies: &[C
 /// source (the host address on the host path, the device one on the device). Returns the
 /// arguments with a null area (the runtime's slot on the device; the host path's block is
 /// `total` bytes, the second value) and the byte count G + W + T.
-pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>], levels: &[CopyLevel], sizes: &[(Value<'ctx>, Value<'ctx>, Value<'ctx>)], sources: &[Value<'ctx>]) -> (Vec<Value<'ctx>>, Value<'ctx>) {
+pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ctx>], levels: &[CopyLevel], multiples: &[u64], sizes: &[(Value<'ctx>, Value<'ctx>, Value<'ctx>)], sources: &[Value<'ctx>]) -> (Vec<Value<'ctx>>, Value<'ctx>) {
     let i64t = ctx.i64();
     let align = |v: Value<'ctx>| {
         let up = b.binop(Opcode::LLVMAdd, v, i64t.const_int(ALIGN - 1));
@@ -692,19 +755,23 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
     };
     let mut level_bytes = [i64t.const_int(0); 3];
     let mut per_copy = Vec::new();
-    for ((_, bytes, rebase), level) in sizes.iter().zip(levels) {
-        if *level == CopyLevel::Local {
+    for (((_, bytes, rebase), level), multiple) in sizes.iter().zip(levels).zip(multiples) {
+        if *level == CopyLevel::Local || *multiple == 0 {
             per_copy.push((i64t.const_int(0), *rebase));
             continue;
         }
         let l = *level as usize;
         per_copy.push((level_bytes[l], *rebase));
-        level_bytes[l] = b.binop(Opcode::LLVMAdd, level_bytes[l], align(*bytes));
+        let room = b.binop(Opcode::LLVMMul, align(*bytes), i64t.const_int(*multiple));
+        level_bytes[l] = b.binop(Opcode::LLVMAdd, level_bytes[l], room);
     }
     let mut args = vec![ctx.ptr().const_null(), level_bytes[0], level_bytes[1], level_bytes[2]];
     let mut src = sources.iter();
     for ((c, (offset, rebase)), (_, bytes, _)) in copies.iter().zip(per_copy).zip(sizes) {
         args.extend([offset, rebase]);
+        if let Source::ReductionView(x) = &c.source {
+            args.push(b.sext_or_trunc(x.length, i64t));
+        }
         if let (Some(r), Source::Section(x) | Source::Member(x)) = (row_level(c), &c.source) {
             let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size));
             let row_rebase = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
@@ -725,6 +792,10 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
     copies
         .iter()
         .map(|c| match &c.source {
+            Source::ReductionView(x) => {
+                let (_, bytes) = crate::host_stub::section(b, ctx, x);
+                (ctx.ptr().const_null(), bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
+            }
             Source::Section(x) | Source::Member(x) => {
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
                 // Through pointer rows: the pointers (to 16 bytes), then every row.

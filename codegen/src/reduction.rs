@@ -36,7 +36,7 @@
 
 use crate::contract::{Reduction, Var};
 use crate::error::{AccError, Loc, Result};
-use crate::ir::{Block, Module, Type, Value};
+use crate::ir::{Block, Module, Opcode, Type, Value};
 use crate::mapping::Levels;
 use crate::outline::strip;
 use acc_directives::{ReductionOp, ReductionType};
@@ -401,7 +401,7 @@ fn is_private_storage(v: Value<'_>) -> bool {
 
 /// Rewrites the reductions of kernel `k`. `construct` are the compute construct's items
 /// (pointers in `k`), `loops` its loop directives in program order.
-pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduction<'ctx>], construct_loc: &Loc, loops: &[LoopInput<'ctx>]) -> Result<Summary> {
+pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduction<'ctx>], construct_loc: &Loc, loops: &[LoopInput<'ctx>], views: &HashMap<Value<'ctx>, View<'ctx>>) -> Result<Summary> {
     if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
         return Ok(Summary::default());
     }
@@ -409,7 +409,8 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let canon = |v: Value<'ctx>| canon.get(&v).copied().unwrap_or(v);
     let mut shapes: HashMap<Value, Shape> = HashMap::new();
     for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
-        shapes.insert(r.var.base, shape_of(r, loc)?);
+        let shape = if views.contains_key(&key_of(k, canon(r.var.base))) { View::SHAPE } else { shape_of(r, loc)? };
+        shapes.insert(r.var.base, shape);
     }
     let item = |r: &Reduction<'ctx>| Item { key: key_of(k, canon(r.var.base)), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
     let regions: Vec<Region> = loops.iter().map(|l| Region::new(l.begin, l.end)).collect();
@@ -453,6 +454,16 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
     };
     let mut summary = Summary { single_gang_dims, ..Summary::default() };
+    // An item with copies of run-time size (`views`) has its count and start from them.
+    let count = |it: &Item<Value<'ctx>>| views.get(&it.key).map_or_else(|| ctx.i64().const_int(it.shape.n), |v| v.count);
+    let first = |b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<Value<'ctx>>| match views.get(&it.key) {
+        Some(v) => b.gep_bytes(ctx, p, v.lo_bytes),
+        None => at(b, p, it),
+    };
+    let new_copy = |it: &Item<Value<'ctx>>, name: &str| match views.get(&it.key) {
+        Some(v) => v.next_copy(m, it.ty.size()),
+        None => alloca(copy_type(m, it), name),
+    };
 
     // Across gangs: the variables the construct or a gang loop reduces, when they live in
     // device memory (a variable private to the kernel has nothing to combine across gangs).
@@ -472,34 +483,37 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     }
     let mut base: HashMap<Value, Value> = HashMap::new();
     if !gang.is_empty() {
-        let scratch = k.params().into_iter().last().filter(|p| p.name() == SCRATCH_PARAM).ok_or_else(|| AccError::internal("a kernel with reductions lacks its scratch parameter"))?;
+        let scratch = k.params().into_iter().find(|p| p.name() == SCRATCH_PARAM).ok_or_else(|| AccError::internal("a kernel with reductions lacks its scratch parameter"))?;
         let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
         let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.n).sum());
         let mut index = 0;
         for g in &gang {
-            let copy = alloca(copy_type(m, g), &format!("{}.gang", g.text));
+            let copy = new_copy(g, &format!("{}.gang", g.text));
             g.key.replace_uses_where(copy, |u| u.is_instruction() && u.parent_function() == k);
-            let n = ctx.i64().const_int(g.shape.n);
+            let n = count(g);
             // Right after the slot: before any loop's begin (a combined construct's loop
             // begins in the entry block), so that no loop takes this call for its own.
             b.position_before(copy.next_instruction().expect("an alloca is followed by the block's terminator at least"));
-            b.call(helper("identity", g.op, g.ty)?, &[at(&b, copy, g), n], "");
+            b.call(helper("identity", g.op, g.ty)?, &[first(&b, copy, g), n], "");
             b.position_before(ret.terminator().expect("acc.ret returns"));
-            let idx = ctx.i64().const_int(index);
             let reduces: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| i.key == g.key)).collect();
             let gang_loops: Vec<bool> = loops.iter().map(|l| l.levels.gang).collect();
             let dims: Vec<u8> = loops.iter().map(|l| l.gang_dim).collect();
             let parents: Vec<Option<usize>> = loops.iter().map(|l| l.parent).collect();
             let mask = ctx.i64().const_int(gang_dims_mask(&gang_loops, &dims, &parents, &reduces) as u64);
-            b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem, mask], "");
-            index += g.shape.n;
             base.insert(g.key, copy);
-            summary.report.push(Note {
-                loc: construct_loc.clone(),
-                clause: format!("reduction({}:{})", g.op.symbol(), g.text),
-                span: "gangs".into(),
-                strategy: "per-gang partials, the last gang combines them in gang order".into(),
-            });
+            // Copies of run-time size have no columns in the scratch buffer: each gang
+            // combines its copy into the variable with compare-and-swaps.
+            let strategy = if views.contains_key(&g.key) {
+                b.call(helper("combine_atomic", g.op, g.ty)?, &[first(&b, g.key, g), first(&b, copy, g), n, mask], "");
+                View::GANG_STRATEGY
+            } else {
+                let idx = ctx.i64().const_int(index);
+                b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem, mask], "");
+                index += g.shape.n;
+                "per-gang partials, the last gang combines them in gang order"
+            };
+            summary.report.push(Note { loc: construct_loc.clone(), clause: format!("reduction({}:{})", g.op.symbol(), g.text), span: "gangs".into(), strategy: strategy.into() });
         }
         summary.gang_vars = index;
     }
@@ -545,12 +559,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     for (((i, it), tree), node) in sites.iter().zip(&trees).zip(&site_nodes) {
         let (i, l) = (*i, &loops[*i]);
         let outer = node.parent.map(|p| copies[p]).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
-        let red = alloca(copy_type(m, it), &format!("{}.red", it.text));
+        let red = new_copy(it, &format!("{}.red", it.text));
         let reg = &regions[i];
         outer.replace_uses_where(red, |u| reg.contains(u));
-        let n = ctx.i64().const_int(it.shape.n);
+        let n = count(it);
         b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
-        b.call(helper("identity", it.op, it.ty)?, &[at(&b, red, it), n], "");
+        b.call(helper("identity", it.op, it.ty)?, &[first(&b, red, it), n], "");
         let has_children = parents.contains(&Some(copies.len()));
         if fresh_each_iteration(it.op, it.shape, has_children) {
             if let Some(one) = iteration(k, l, red)? {
@@ -570,21 +584,29 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         match within {
             Within::Nothing => {}
             Within::Worker => {
-                b.call(helper("worker", it.op, it.ty)?, &[at(&b, red, it), n, smem], "");
+                b.call(helper("worker", it.op, it.ty)?, &[first(&b, red, it), n, smem], "");
                 summary.worker_sync = true;
             }
             Within::Gang { lane0_only } => {
-                b.call(helper("block", it.op, it.ty)?, &[at(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
+                b.call(helper("block", it.op, it.ty)?, &[first(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
             }
         }
         // Into the copy around the loop: every thread into its own, lane 0 alone into one
-        // the lanes share (guard.rs treats this call as the store it is).
-        b.call(helper("combine", it.op, it.ty)?, &[at(&b, outer, it), at(&b, red, it), n], "");
+        // the lanes share (guard.rs treats this call as the store it is). Copies of
+        // run-time size go into the variable itself with compare-and-swaps: the gangs that
+        // run the loop redundantly all do (as their atomic updates would).
+        if views.contains_key(&it.key) && outer == it.key {
+            let every_gang = ctx.i64().const_int(7);
+            b.call(helper("combine_atomic", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n, every_gang], "");
+        } else {
+            b.call(helper("combine", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n], "");
+        }
         if !has_children && !it.shape.array {
             summary.accumulating.push(i);
         }
         copies.push(red);
         let how = match (tree, within) {
+            _ if views.contains_key(&it.key) => format!("{} ({})", View::SITE_STRATEGY, within.describe()),
             (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
             (Tree::Over(lv), Within::Nothing) if *lv == l.levels => within.describe().to_string(),
             (Tree::Over(lv), _) if *lv != l.levels => format!("{} over {} (the inner loops' trees deferred here), {}", within.describe(), lv.describe(), warp_step(it.op, it.ty)),
@@ -593,6 +615,48 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         summary.report.push(Note { loc: l.loc.clone(), clause: format!("reduction({}:{})", it.op.symbol(), it.text), span: l.levels.describe(), strategy: how });
     }
     Ok(summary)
+}
+
+/// The private copies of an array reduction without constant bounds whose region reads
+/// its elements, stores one plainly or passes its address (atomics cannot give it the view
+/// of a private copy the spec promises): room in the launch's private area for as many
+/// copies per thread as the rewrite makes (private_copies.rs `Source::ReductionView`), each
+/// of `count` elements, the section starting `lo_bytes` into the variable. They take the
+/// place of the alloca'd copies of constant size; the trees are the same helpers with `n`
+/// at run time, and the gangs combine into the variable with compare-and-swaps
+/// (`combine_atomic`) instead of the scratch buffer's columns.
+#[derive(Clone)]
+pub struct View<'ctx> {
+    /// The room's `__acc_private_copy` call: the thread's first copy.
+    pub area: Value<'ctx>,
+    pub count: Value<'ctx>,
+    pub lo_bytes: Value<'ctx>,
+    /// How many copies the rewrite has made (what the host stub sizes the room by).
+    pub used: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<'ctx> View<'ctx> {
+    /// The shape `propagate` sees for such an item (one array; its size is the view's).
+    const SHAPE: Shape = Shape { lo: 0, n: 0, array: true };
+    const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
+    const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
+
+    /// The next copy, as the variable's storage: its element `i` is the copy's `i - lo`.
+    /// Made right after the room's call (in the entry block, before any loop begins).
+    fn next_copy(&self, m: Module<'ctx>, elem_bytes: u64) -> Value<'ctx> {
+        let ctx = m.context();
+        let i64t = ctx.i64();
+        let b = ctx.builder();
+        b.position_before(self.area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        let k = self.used.get();
+        self.used.set(k + 1);
+        let bytes = b.binop(Opcode::LLVMMul, self.count, i64t.const_int(elem_bytes));
+        let align = crate::private_copies::ALIGN;
+        let stride = b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, bytes, i64t.const_int(align - 1)), i64t.const_int(!(align - 1)));
+        let start = b.binop(Opcode::LLVMMul, stride, i64t.const_int(k));
+        let offset = b.binop(Opcode::LLVMSub, start, self.lo_bytes);
+        b.gep_bytes(ctx, self.area, offset)
+    }
 }
 
 /// Whether a site's loop gives each iteration a copy of its own, starting at the identity

@@ -600,6 +600,8 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     }
     for (c, level) in r.copies.iter().zip(&p.private_levels).filter(|(_, l)| **l != crate::private_copies::CopyLevel::Local) {
         let (item, bytes) = match &c.source {
+            // The reduction's own report line says what its copies are.
+            crate::private_copies::Source::ReductionView(_) => continue,
             crate::private_copies::Source::Section(x) | crate::private_copies::Source::Member(x) => (x.text.clone(), None),
             crate::private_copies::Source::Whole(b) => (c.name.clone(), b.const_int_value().map(|b| b as u64)),
         };

@@ -1,17 +1,15 @@
 // Array reductions whose bounds are only known at run time (codegen/src/atomic_reduction.rs):
 // each update of an element becomes an atomic update of its device copy (atom.global.add,
-// .max/.min, a compare-and-swap loop for *, &&, ||, _Bool elements and complex products),
-// the report says so, and the forms atomics cannot express are located errors. ptxas
-// assembles the PTX.
+// .max/.min, a compare-and-swap loop for *, &&, ||, _Bool elements and complex products);
+// a region that reads an element, stores one plainly or passes its address gets private
+// copies of run-time size instead; the report says which, and the forms neither can express
+// are located errors. ptxas assembles the PTX.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %accc -O2 -save-temps -Minfo=accel -c %s -o %t/r.o 2> %t/report.txt
 // RUN: FileCheck %s --check-prefix=REPORT < %t/report.txt
 // RUN: FileCheck %s --check-prefix=PTX < %t/reduction-runtime-bounds.ptx
 // RUN: %ptxas -arch=sm_90 %t/reduction-runtime-bounds.ptx -o %t/r.cubin
-// RUN: not %accc -DREADS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=READS
 // RUN: not %accc -DSM80 --gpu-arch=sm_80 -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: not %accc -DASSIGNS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ASSIGNS
-// RUN: not %accc -DCALLS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=CALLS
 // RUN: not %accc -DROWS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // REPORT-LABEL: reduction-runtime-bounds.c: histogram:
@@ -60,8 +58,18 @@ void row_part(int n, int m, double (*b)[7]) {
   for (int i = 0; i < n; i++) b[1 + i % m][2 + i % 3] += 1;
 }
 
-#ifdef READS
-// READS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds reads an element other than to update it with '+' (accc updates such an array's elements atomically, so a read would see other iterations' partial results) is not supported yet
+// A region that reads an element other than to update it: each thread gets copies of run-time
+// size in the launch's private area (reduction.rs `View`), combined into h with
+// compare-and-swaps at the end of each gang.
+// REPORT-LABEL: reduction-runtime-bounds.c: reads:
+// REPORT: [[@LINE+9]], Generating reduction(+:h[0:m]) across gangs: a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps
+// REPORT: [[@LINE+8]], Generating reduction(+:h[0:m]) over gang worker vector: a copy per thread of run-time size in the launch's private area (the region reads its elements) (gang tree
+// REPORT: Generating copy(h[0:m])
+// PTX-LABEL: .entry reads_l{{[0-9]+}}(
+// PTX-NOT: atom.global.add.f64
+// PTX: bar.sync
+// PTX: atom.relaxed.sys.global.cas.b64
+// PTX: ret;
 void reads(int n, int m, double *h, double *out) {
 #pragma acc parallel loop reduction(+:h[0:m]) copyout(out[0:n])
   for (int i = 0; i < n; i++) {
@@ -69,7 +77,6 @@ void reads(int n, int m, double *h, double *out) {
     out[i] = h[i % m];
   }
 }
-#endif
 
 // A gang's own array that its vector lanes reduce: they share it (shared memory).
 // REPORT-LABEL: reduction-runtime-bounds.c: private_array:
@@ -129,23 +136,26 @@ void pointer_rows(int k, int n, int m, double **p) {
 // SM80: error: a 'double _Complex' array reduction with '*' updates its elements with a 128-bit compare-and-swap, which GPU architecture sm_80 lacks
 #endif
 
-#ifdef ASSIGNS
-// ASSIGNS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds stores an element other than by updating it with '+' (accc updates such an array's elements atomically: a plain store would race with other iterations' updates) is not supported yet
+// A plain store and an element's address passed to a function: copies too.
+// REPORT-LABEL: reduction-runtime-bounds.c: assigns:
+// REPORT: [[@LINE+4]], Generating reduction(max:h[0:m]) across gangs: a copy per thread of run-time size
+// PTX-LABEL: .entry assigns_l{{[0-9]+}}(
+// PTX: atom.relaxed.sys.global.cas.b64
 void assigns(int n, int m, double *h) {
-#pragma acc parallel loop reduction(+:h[0:m])
+#pragma acc parallel loop reduction(max:h[0:m])
   for (int i = 0; i < n; i++) h[i % m] = i;
 }
-#endif
 
-#ifdef CALLS
-// CALLS: reduction-runtime-bounds.c:[[@LINE+4]]:9: error: OpenACC the array reduction 'h[0:m]' without constant bounds passes it to a function or stores its address (accc updates such an array's elements atomically and must see every access) is not supported yet
 #pragma acc routine seq
-extern void bump(double *p);
-void calls(int n, int m, double *h) {
+static void bump(int *p) { *p += 2; }
+// REPORT-LABEL: reduction-runtime-bounds.c: calls:
+// REPORT: [[@LINE+4]], Generating reduction(+:h[0:m]) across gangs: a copy per thread of run-time size
+// PTX-LABEL: .entry calls_l{{[0-9]+}}(
+// PTX: atom.relaxed.sys.global.cas.b32
+void calls(int n, int m, int *h) {
 #pragma acc parallel loop reduction(+:h[0:m])
   for (int i = 0; i < n; i++) bump(&h[i % m]);
 }
-#endif
 
 #ifdef ROWS
 // ROWS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'm[0:8][0:4]' over a part of each row stores an element other than by updating it with '+'

@@ -91,7 +91,12 @@ pub unsafe fn with_private_area<R>(private_arg: u64, size: Size, args: *mut *mut
             "private copies of {g} bytes per gang, {w} per worker and {t} per thread take more memory than the address space holds{what}"
         ));
     };
-    let block = mem::alloc_block(bytes.max(1), what);
+    // Copies the kernel turned out not to need (a reduction's, codegen/src/private_copies.rs
+    // `ReductionView`) take no bytes: no block, the slot stays null.
+    if bytes == 0 {
+        return launch();
+    }
+    let block = mem::alloc_block(bytes, what);
     // SAFETY: the caller guarantees that `args[a]` points to a pointer slot.
     unsafe { *(*args.add(a) as *mut *mut c_void) = block as *mut c_void };
     let r = launch();

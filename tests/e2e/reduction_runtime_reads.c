@@ -1,0 +1,166 @@
+/* Array reductions with bounds only known at run time whose regions do more than update an
+ * element with the clause's operator: they read one (for something else), store one plainly,
+ * or pass its address to a function. Atomics cannot give those the private copy the spec
+ * promises, so each thread gets copies of run-time size in the launch's private area
+ * (codegen/src/reduction.rs `View`): a read sees the thread's own partial result. Every
+ * check holds however the iterations are spread (the reads test what any partial result
+ * satisfies); sizes are odd, each element is hit by many iterations from different gangs
+ * and lanes, and the original values take part. */
+#define E2E_NAME "reduction_runtime_reads"
+#include "e2e.h"
+#include <complex.h>
+
+/* Implicitly a `seq` routine: the region passes it an element's address. */
+static void add_to(long *p, long v) { *p += v; }
+
+/* A read and a plain store in a combined construct, on double and int elements. */
+static void combined(int n, int m) {
+  double *h = e2e_alloc(m * sizeof(double));
+  int *c = e2e_alloc(m * sizeof(int));
+  int *ok = e2e_alloc(n * sizeof(int));
+  for (int j = 0; j < m; j++) { h[j] = j * 0.5; c[j] = 3 * j; }
+#pragma acc parallel loop reduction(+: h[0:m], c[0:m]) copyout(ok[0:n])
+  for (int i = 0; i < n; i++) {
+    int b = (i * 7) % m;
+    double t = h[b] + (i % 5);
+    if (t > 1e300) t = -1; /* never: a plain store of a value that is not h[b] + x */
+    h[b] = t;
+    c[i % m] = c[i % m] + 2 * (i % 3) - 1 > -1000000 ? c[i % m] + 2 * (i % 3) - 1 : 0;
+    /* The thread's copy: the identity plus its own additions, never negative. */
+    ok[i] = h[b] >= 0.0;
+  }
+  for (int j = 0; j < m; j++) {
+    double wh = j * 0.5;
+    long wc = 3 * j;
+    for (int i = 0; i < n; i++) {
+      if ((i * 7) % m == j) wh += i % 5;
+      if (i % m == j) wc += 2 * (i % 3) - 1;
+    }
+    CHECK(h[j] == wh, "combined(%d, %d): h[%d] = %g, want %g", n, m, j, h[j], wh);
+    CHECK(c[j] == wc, "combined(%d, %d): c[%d] = %d, want %ld", n, m, j, c[j], wc);
+  }
+  for (int i = 0; i < n; i++) CHECK(ok[i] == 1, "combined(%d, %d): ok[%d] = %d", n, m, i, ok[i]);
+  free(h), free(c), free(ok);
+}
+
+/* An element's address passed to a function. */
+static void address(int n, int m) {
+  long *s = e2e_alloc(m * sizeof(long));
+  for (int j = 0; j < m; j++) s[j] = 100 + j;
+#pragma acc parallel loop gang vector_length(64) reduction(+: s[0:m])
+  for (int i = 0; i < n; i++) add_to(&s[(i * 3) % m], i);
+  for (int j = 0; j < m; j++) {
+    long w = 100 + j;
+    for (int i = 0; i < n; i++) w += (i * 3) % m == j ? i : 0;
+    CHECK(s[j] == w, "address(%d, %d): s[%d] = %ld, want %ld", n, m, j, s[j], w);
+  }
+  free(s);
+}
+
+/* max with a read after the update; * on int; a section that does not start at 0. */
+static void operators(int n, int m) {
+  int *mx = e2e_alloc(m * sizeof(int)), *seen = e2e_alloc(n * sizeof(int));
+  long long *p = e2e_alloc((m + 3) * sizeof(long long));
+  for (int j = 0; j < m; j++) mx[j] = j - 50;
+  for (int j = 0; j < m + 3; j++) p[j] = j % 4 == 0 ? 2 : 1;
+#pragma acc parallel loop reduction(max: mx[0:m]) reduction(*: p[3:m]) copyout(seen[0:n])
+  for (int i = 0; i < n; i++) {
+    int v = (i * 37) % 101 - 40, b = i % m;
+    mx[b] = v > mx[b] ? v : mx[b];
+    seen[i] = mx[b] >= v;
+    long long f = i % 13 == 0 ? 3 : 1;
+    long long q = p[3 + (i * 5) % m] * f;
+    p[3 + (i * 5) % m] = q == 0 ? 7 : q; /* never 0: a plain store */
+  }
+  for (int j = 0; j < m; j++) {
+    int w = j - 50;
+    long long wp = (j + 3) % 4 == 0 ? 2 : 1;
+    for (int i = 0; i < n; i++) {
+      int v = (i * 37) % 101 - 40;
+      if (i % m == j && v > w) w = v;
+      if ((i * 5) % m == j && i % 13 == 0) wp *= 3;
+    }
+    CHECK(mx[j] == w, "operators(%d, %d): mx[%d] = %d, want %d", n, m, j, mx[j], w);
+    CHECK(p[j + 3] == wp, "operators(%d, %d): p[%d] = %lld, want %lld", n, m, j + 3, p[j + 3], wp);
+  }
+  for (int j = 0; j < 3; j++) CHECK(p[j] == (j % 4 == 0 ? 2 : 1), "operators: p[%d] outside the section changed", j);
+  for (int i = 0; i < n; i++) CHECK(seen[i] == 1, "operators(%d, %d): seen[%d] = %d", n, m, i, seen[i]);
+  free(mx), free(seen), free(p);
+}
+
+/* A gang loop's item with a vector loop inside that reduces it too and reads it; the gang
+ * loop's body reads its gang's copy after the vector loop. */
+static void nested(int rows, int w, int m) {
+  double *a = e2e_alloc(rows * w * sizeof(double)), *h = e2e_alloc(m * sizeof(double));
+  int *ok = e2e_alloc(rows * sizeof(int));
+  for (int k = 0; k < rows * w; k++) a[k] = (k % 9) * 0.25;
+  for (int j = 0; j < m; j++) h[j] = 1.0;
+#pragma acc parallel loop gang reduction(+: h[0:m]) copyin(a[0:rows * w]) copyout(ok[0:rows])
+  for (int i = 0; i < rows; i++) {
+#pragma acc loop vector reduction(+: h[0:m])
+    for (int j = 0; j < w; j++) {
+      int b = (i + j) % m;
+      h[b] = h[b] >= 0 ? h[b] + a[i * w + j] : -1.0;
+    }
+    ok[i] = h[i % m] >= 0.0;
+  }
+  for (int j = 0; j < m; j++) {
+    double want = 1.0;
+    for (int i = 0; i < rows; i++)
+      for (int k = 0; k < w; k++)
+        if ((i + k) % m == j) want += a[i * w + k];
+    CHECK(e2e_close(h[j], want, 1e-12), "nested(%d, %d, %d): h[%d] = %.17g, want %.17g", rows, w, m, j, h[j], want);
+  }
+  for (int i = 0; i < rows; i++) CHECK(ok[i] == 1, "nested: ok[%d] = %d", i, ok[i]);
+  free(a), free(h), free(ok);
+}
+
+/* A worker loop's item in one gang, entered again by a sequential loop: each entry starts
+ * its copies at the identity. */
+static void repeated(int n, int m) {
+  long *h = e2e_alloc(m * sizeof(long));
+  for (int j = 0; j < m; j++) h[j] = -j;
+#pragma acc parallel num_gangs(1) num_workers(4) vector_length(32) copy(h[0:m])
+  for (int t = 0; t < 3; t++) {
+#pragma acc loop worker vector reduction(+: h[0:m])
+    for (int i = 0; i < n; i++) {
+      long v = h[(i + t) % m];
+      h[(i + t) % m] = v + (v < 1000000000 ? i : 0);
+    }
+  }
+  for (int j = 0; j < m; j++) {
+    long want = -j;
+    for (int t = 0; t < 3; t++)
+      for (int i = 0; i < n; i++) want += (i + t) % m == j ? i : 0;
+    CHECK(h[j] == want, "repeated(%d, %d): h[%d] = %ld, want %ld", n, m, j, h[j], want);
+  }
+  free(h);
+}
+
+/* Complex elements: + with a read of the element. */
+static void complexes(int n, int m) {
+  double _Complex *z = e2e_alloc(m * sizeof(double _Complex));
+  for (int j = 0; j < m; j++) z[j] = j + 1.0 * I;
+#pragma acc parallel loop reduction(+: z[0:m])
+  for (int i = 0; i < n; i++) {
+    double _Complex old = z[i % m];
+    z[i % m] = creal(old) > -1e300 ? old + (i % 4) - 2.0 * (i % 3) * I : old;
+  }
+  for (int j = 0; j < m; j++) {
+    double _Complex want = j + 1.0 * I;
+    for (int i = 0; i < n; i++) want += i % m == j ? (i % 4) - 2.0 * (i % 3) * I : 0;
+    CHECK(z[j] == want, "complexes(%d, %d): z[%d] = %g%+gi, want %g%+gi", n, m, j, creal(z[j]), cimag(z[j]), creal(want), cimag(want));
+  }
+  free(z);
+}
+
+int main(void) {
+  combined(3001, 37);
+  combined(5, 11);
+  address(2049, 23);
+  operators(4001, 29);
+  nested(45, 77, 13);
+  repeated(1001, 17);
+  complexes(999, 19);
+  return e2e_finish();
+}
