@@ -16,15 +16,17 @@
  *       lanes, or the thread alone): every thread of the gang calls it at the kernel's entry,
  *       each copies its share of its copy's `bytes`, and it ends with a gang barrier, so
  *       every copy is whole before anyone reads it.
- *   __acc_private_rows(copy, n, row_bytes, row_rebase, source, level)
- *       a copy of a section through pointer rows (`private(p[0:n][lo:m])` of `double **p`):
- *       `copy` holds n row pointers (16-byte aligned), then n rows of `row_bytes`; each
- *       pointer is set to its row minus `row_rebase` (the row section's start, `lo` times
- *       the element size), by every thread that uses the copy (the same values: a thread
- *       reads its own stores or equal ones). With `source` (firstprivate: the device copy of
- *       the row pointers, attached to the rows' device copies) the rows are filled from it,
- *       collectively over the copy's sharers, ending with a gang barrier as
- *       __acc_private_init. */
+ *   __acc_private_rows(copy, levels, dims, row_bytes, source, level)
+ *       a copy of a section through `levels` levels of pointer rows (`private(p[0:n][lo:m])`
+ *       of `double **p`: one; `q[0:a][0:b][0:c]` of `int ***q`: two): `copy` holds the
+ *       table of level 0 (dims[0] pointers), then level 1's (dims[0] x dims[2]), ..., each
+ *       rounded up to 16 bytes, then the rows of `row_bytes`. dims[2l] is the entry count
+ *       per sub-table of level l, dims[2l+1] the rebase of what its entries point to (the
+ *       next level's section start, `lo` times the size of its elements). Every thread that
+ *       uses the copy sets the pointers (the same values: a thread reads its own stores or
+ *       equal ones). With `source` (firstprivate: the device copy of the level-0 table,
+ *       attached down to the rows' device copies) the rows are filled from it, collectively
+ *       over the copy's sharers, ending with a gang barrier as __acc_private_init. */
 
 typedef long long i64;
 
@@ -81,16 +83,53 @@ void __acc_private_init(char *dst, const char *src, i64 bytes, i64 level) {
   __acc_sync_gang();
 }
 
-void __acc_private_rows(char *copy, i64 n, i64 row_bytes, i64 row_rebase, char *const *source, i64 level) {
-  char **table = (char **)copy;
-  char *rows = copy + ((n * 8 + 15) & ~15LL);
-  for (i64 i = 0; i < n; i++)
-    table[i] = rows + i * row_bytes - row_rebase;
+/* The table of level `l` of a copy through `levels` levels of pointer rows starts after the
+ * tables before it, each rounded up to 16 bytes; the rows follow the last. Returns the
+ * start of level `l` (l == levels: the rows) and its entry count in *entries. */
+static char *rows_level(char *copy, i64 levels, const i64 *dims, i64 l, i64 *entries) {
+  char *at = copy;
+  i64 n = 1;
+  for (i64 k = 0; k < l; k++) {
+    n *= dims[2 * k];
+    at += (n * 8 + 15) & ~15LL;
+  }
+  *entries = l < levels ? n * dims[2 * l] : n;
+  return at;
+}
+
+void __acc_private_rows(char *copy, i64 levels, const i64 *dims, i64 row_bytes, char *const *source, i64 level) {
+  /* Each entry of a level's table points into the next level (its entry's own sub-table,
+   * or its row), minus that level's rebase. */
+  for (i64 l = 0; l < levels; l++) {
+    i64 n, next_n;
+    char **table = (char **)rows_level(copy, levels, dims, l, &n);
+    char *next = rows_level(copy, levels, dims, l + 1, &next_n);
+    i64 step = l + 1 < levels ? dims[2 * (l + 1)] * 8 : row_bytes;
+    for (i64 e = 0; e < n; e++)
+      table[e] = next + e * step - dims[2 * l + 1];
+  }
   if (!source)
     return;
-  i64 threads, me;
+  i64 threads, me, rows;
   sharers(level, &threads, &me);
-  for (i64 i = 0; i < n; i++)
-    fill(rows + i * row_bytes, source[i] + row_rebase, row_bytes, threads, me);
+  char *data = rows_level(copy, levels, dims, levels, &rows);
+  for (i64 r = 0; r < rows; r++) {
+    /* Row r's source: down the source's tables by r's digits (level l has dims[2l] entries
+     * per sub-table), each pointer moved to its section's start. */
+    i64 stride = rows, rest = r;
+    char *const *at = source;
+    const char *row = 0;
+    for (i64 l = 0; l < levels; l++) {
+      stride /= dims[2 * l];
+      i64 digit = rest / stride;
+      rest %= stride;
+      const char *p = at[digit] + dims[2 * l + 1];
+      if (l + 1 < levels)
+        at = (char *const *)p;
+      else
+        row = p;
+    }
+    fill(data + r * row_bytes, row, row_bytes, threads, me);
+  }
   __acc_sync_gang();
 }

@@ -648,7 +648,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
     use acc::Clause as C;
     // Sections through pointer rows are mapped row by row by data clauses and `update`.
     // (`use_device` translates the pointer variable itself: the rows change nothing; private
-    // copies take one level of rows, private_copies.rs.)
+    // copies hold each level's pointers and the rows, private_copies.rs.)
     let rows_allowed = matches!(data_kind(clause), Some(k) if k != DataKind::DevicePtr) || matches!(clause, C::Device | C::Self_ | C::Host | C::UseDevice | C::Private | C::FirstPrivate);
     let var = || read_var(args, name, loc, rows_allowed);
     if let Some(kind) = data_kind(clause) {
@@ -666,9 +666,6 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
         // be, filled from whole rows (inside the host's array) for firstprivate.
         C::Private | C::FirstPrivate => {
             let v = var()?;
-            if v.rows.len() > 1 {
-                return Err(AccError::unsupported(loc, format!("'{name}({})': a private copy through {} levels of pointer rows (one level is copied)", v.text, v.rows.len())));
-            }
             let v = Var { dims: Vec::new(), ..v };
             if clause == C::Private { Clause::Private(v) } else { Clause::FirstPrivate(v) }
         }

@@ -37,13 +37,12 @@
 //! A section of several dimensions (`p[0:n][0:m]` of `double (*p)[M]`) is copied as its
 //! whole rows (contract.rs drops the trailing dimensions of private items).
 //!
-//! A section through one level of pointer rows (`private(p[0:n][0:m])` of `double **p`) is a
-//! copy of the row pointers followed by the rows, the pointers set at the kernel's entry to
-//! the copy's rows (`__acc_private_rows`), which firstprivate fills from the device copy of
-//! the rows (the implied `copyin` maps and attaches them).
+//! A section through pointer rows (`private(p[0:n][0:m])` of `double **p`, `q[0:a][0:b][0:c]`
+//! of `int ***q`) is a copy of each level's pointers followed by the rows, the pointers set at
+//! the kernel's entry to the copy's next level (`__acc_private_rows`), which firstprivate
+//! fills from the device copy of the rows (the implied `copyin` maps and attaches them).
 //!
-//! Does not: copy sections through two or more levels of pointer rows (a located error), or
-//! one through rows on a loop whose bounds the region computes,
+//! Does not: copy a section through rows on a loop whose bounds the region computes,
 //! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
@@ -623,8 +622,10 @@ pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate
         if matches!(c.source, Source::ReductionView(_)) {
             t.push(ctx.i64());
         }
-        if row_level(c).is_some() {
-            t.extend([ctx.i64(), ctx.i64(), ctx.i64()]);
+        // Per level of pointer rows: its count and rebase; the row's bytes once.
+        match row_levels(c).len() {
+            0 => {}
+            levels => t.extend(std::iter::repeat_n(ctx.i64(), 2 * levels + 1)),
         }
         if c.initialised {
             t.extend([ctx.ptr(), ctx.i64()]);
@@ -640,7 +641,7 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     let (i64t, ptr) = (ctx.i64(), ctx.ptr());
     let copy_fn = m.get_or_add_function(COPY_FN, ctx.fn_type(ptr, &[ptr, i64t, i64t, i64t, i64t, i64t], false));
     let init_fn = m.get_or_add_function(INIT_FN, ctx.fn_type(ctx.void(), &[ptr, ptr, i64t, i64t], false));
-    let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, i64t, i64t, ptr, i64t], false));
+    let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, ptr, i64t, ptr, i64t], false));
     let (area, sizes) = (params[0], &params[1..4]);
     let mut at = 4;
     let mut out = Vec::new();
@@ -657,16 +658,23 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
             continue;
         }
         let copy = b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], i64t.const_int(CopyLevel::Gang as u64), offset], &format!("{name}.copy"));
-        let shape = row_level(c).map(|_| {
-            at += 3;
-            [params[at - 3], params[at - 2], params[at - 1]]
-        });
+        // `[count 0, row bytes, rebase 0, count 1, rebase 1, ...]` (stub_args).
+        let shape = match row_levels(c).len() {
+            0 => None,
+            levels => {
+                let p = &params[at..at + 2 * levels + 1];
+                at += 2 * levels + 1;
+                let mut dims = vec![p[0], p[2]];
+                dims.extend_from_slice(&p[3..]);
+                Some((dims, p[1]))
+            }
+        };
         let source = c.initialised.then(|| {
             at += 2;
             (params[at - 2], params[at - 1])
         });
         match (shape, source) {
-            (Some([n, row_bytes, row_rebase]), source) => rows.push((copy, n, row_bytes, row_rebase, source.map_or(ptr.const_null(), |s| s.0))),
+            (Some((dims, row_bytes)), source) => rows.push((copy, dims, row_bytes, source.map_or(ptr.const_null(), |s| s.0))),
             (None, Some((source, bytes))) => inits.push((copy, source, bytes)),
             (None, None) => {}
         }
@@ -692,18 +700,24 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     for (copy, source, bytes) in inits {
         b.call(init_fn, &[copy, source, bytes, gang], "");
     }
-    for (copy, n, row_bytes, row_rebase, source) in rows {
-        b.call(rows_fn, &[copy, n, row_bytes, row_rebase, source, gang], "");
+    for (copy, dims, row_bytes, source) in rows {
+        // The levels' counts and rebases in an array of the thread's own.
+        let table = b.alloca(ctx.array_type(i64t, dims.len() as u64), "acc.private.rows");
+        for (i, d) in dims.iter().enumerate() {
+            b.store(*d, b.gep(i64t, table, &[i64t.const_int(i as u64)], true));
+        }
+        let levels = i64t.const_int(dims.len() as u64 / 2);
+        b.call(rows_fn, &[copy, levels, table, row_bytes, source, gang], "");
     }
     out
 }
 
-/// The level of pointer rows of a copy of a section through them (`p[0:n][0:m]` of `double
-/// **p`: contract.rs admits one level in private clauses).
-fn row_level<'ctx>(c: &Copy<'ctx>) -> Option<crate::contract::RowLevel<'ctx>> {
+/// The levels of pointer rows of a copy of a section through them (`p[0:n][0:m]` of `double
+/// **p`: one; `q[0:a][0:b][0:c]` of `int ***q`: two).
+fn row_levels<'a, 'ctx>(c: &'a Copy<'ctx>) -> &'a [crate::contract::RowLevel<'ctx>] {
     match &c.source {
-        Source::Section(x) | Source::Member(x) => x.rows.first().copied(),
-        Source::Whole(_) | Source::ReductionView(_) => None,
+        Source::Section(x) | Source::Member(x) => &x.rows,
+        Source::Whole(_) | Source::ReductionView(_) => &[],
     }
 }
 
@@ -772,10 +786,16 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
         if let Source::ReductionView(x) = &c.source {
             args.push(b.sext_or_trunc(x.length, i64t));
         }
-        if let (Some(r), Source::Section(x) | Source::Member(x)) = (row_level(c), &c.source) {
-            let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size));
-            let row_rebase = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
-            args.extend([b.sext_or_trunc(x.length, i64t), row_bytes, row_rebase]);
+        if let (Some(last), Source::Section(x) | Source::Member(x)) = (row_levels(c).last(), &c.source) {
+            // Level l's count (entries per sub-table) and rebase, the row's bytes after the
+            // first pair: `[count 0, row bytes, rebase 0, count 1, rebase 1, ...]`.
+            let rebase = |r: &crate::contract::RowLevel<'ctx>| b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
+            let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
+            let rows = row_levels(c);
+            args.extend([b.sext_or_trunc(x.length, i64t), row_bytes, rebase(&rows[0])]);
+            for (above, r) in rows.iter().zip(&rows[1..]) {
+                args.extend([b.sext_or_trunc(above.length, i64t), rebase(r)]);
+            }
         }
         if c.initialised {
             args.extend([*src.next().expect("a source per firstprivate copy"), *bytes]);
@@ -798,12 +818,19 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
             }
             Source::Section(x) | Source::Member(x) => {
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
-                // Through pointer rows: the pointers (to 16 bytes), then every row.
-                let bytes = match x.rows.first() {
-                    Some(r) => {
-                        let pointers = b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, bytes, i64t.const_int(ALIGN - 1)), i64t.const_int(!(ALIGN - 1)));
-                        let row = b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.length, i64t), i64t.const_int(r.elem_size));
-                        b.binop(Opcode::LLVMAdd, pointers, b.binop(Opcode::LLVMMul, b.sext_or_trunc(x.length, i64t), row))
+                // Through pointer rows: each level's pointers (to 16 bytes), then every row
+                // (runtime-ir/private.c, `__acc_private_rows`).
+                let bytes = match x.rows.split_last() {
+                    Some((last, above)) => {
+                        let align = |v: Value<'ctx>| b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, v, i64t.const_int(ALIGN - 1)), i64t.const_int(!(ALIGN - 1)));
+                        let mut entries = b.sext_or_trunc(x.length, i64t);
+                        let mut total = align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8)));
+                        for r in above {
+                            entries = b.binop(Opcode::LLVMMul, entries, b.sext_or_trunc(r.length, i64t));
+                            total = b.binop(Opcode::LLVMAdd, total, align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8))));
+                        }
+                        let row = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
+                        b.binop(Opcode::LLVMAdd, total, b.binop(Opcode::LLVMMul, entries, row))
                     }
                     None => bytes,
                 };

@@ -7,7 +7,8 @@
 // no data (checked by the pass, at the directive).
 // RUN: not %accc -DAPART -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART
 // RUN: not %accc -DAPART_ELEMENT -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=APART_ELEMENT
-// RUN: not %accc -DROWS -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ROWS
+// RUN: %accc -O0 -DROWS -emit-llvm -S %s -o %t.prows.ll
+// RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.prows.ll -S -o - | FileCheck %s --check-prefix=ROWS
 // RUN: %accc -O0 -DROWS_GLOBAL -emit-llvm -S %s -o %t.rows.ll
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.rows.ll -S -o - | FileCheck %s --check-prefix=ROWS-GLOBAL
 
@@ -122,8 +123,11 @@ void rows(double **p, int n, int m, int ***q) {
 }
 
 #ifdef ROWS
-// Private copies take one level of pointer rows (tests/e2e/private_rows.c), not two.
-// ROWS: attach.c:[[@LINE+2]]:9: error: OpenACC 'private(q[0:n][0:m][0:2])': a private copy through 2 levels of pointer rows (one level is copied) is not supported yet
+// Private copies through two levels of pointer rows (tests/e2e/private_rows.c): the kernel
+// passes each level's count and rebase to __acc_private_rows in an array of its own.
+// ROWS-LABEL: define internal void @private_rows_l{{[0-9]+}}(
+// ROWS: %acc.private.rows = alloca [4 x i64]
+// ROWS: call void @__acc_private_rows(ptr %q.copy, i64 2, ptr %acc.private.rows, i64 %{{[0-9]+}}, ptr null, i64 0)
 void private_rows(int ***q, int n, int m) {
 #pragma acc parallel loop private(q[0:n][0:m][0:2])
   for (int i = 0; i < n; i++) q[0][0][0] = 1;

@@ -132,33 +132,84 @@ pub unsafe extern "C" fn __acc_private_init(dst: *mut c_void, src: *const c_void
     }
 }
 
-/// The host path's `__acc_private_rows` (runtime-ir/private.c): the row pointers of a copy of
-/// a section through pointer rows, and with `source` its rows filled from the rows it points
-/// to (the host's, on the host path).
+/// The host path's `__acc_private_rows` (runtime-ir/private.c): the tables of a copy of a
+/// section through `levels` levels of pointer rows, and with `source` its rows filled from
+/// the rows it points to (the host's, on the host path). `dims[2l]` is level l's entry count
+/// per sub-table, `dims[2l + 1]` the rebase of what its entries point to.
 ///
 /// # Safety
-/// `copy` must hold the n pointers (rounded up to 16 bytes) and n rows of `row_bytes`;
-/// `source`, when not null, n pointers to rows readable from `row_rebase` for `row_bytes`.
+/// `dims` must hold `2 * levels` values; `copy` the tables (each rounded up to 16 bytes)
+/// then the rows of `row_bytes` they describe; `source`, when not null, the tables of the
+/// section's data, with rows readable from their rebased starts for `row_bytes`.
 #[no_mangle]
-pub unsafe extern "C" fn __acc_private_rows(copy: *mut c_void, n: i64, row_bytes: i64, row_rebase: i64, source: *const *const u8, _level: i64) {
-    let n = n.max(0) as usize;
-    let table = copy.cast::<*mut u8>();
-    // SAFETY: the layout the caller guarantees: pointers, then the rows.
+pub unsafe extern "C" fn __acc_private_rows(copy: *mut c_void, levels: i64, dims: *const i64, row_bytes: i64, source: *const *const u8, _level: i64) {
+    let levels = levels.max(0) as usize;
+    // SAFETY: the caller's guarantee on `dims`.
+    let dims = unsafe { std::slice::from_raw_parts(dims, 2 * levels) };
+    let layout = rows_layout(levels, dims);
+    let row_bytes = row_bytes.max(0) as usize;
+    let base = copy.cast::<u8>();
+    // SAFETY: the layout the caller guarantees: the tables, then the rows.
     unsafe {
-        let rows = copy.cast::<u8>().add((n * 8 + 15) & !15);
-        for i in 0..n {
-            let row = rows.add(i * row_bytes as usize);
-            *table.add(i) = row.wrapping_offset(-(row_rebase as isize));
-            if !source.is_null() && row_bytes > 0 {
-                std::ptr::copy_nonoverlapping((*source.add(i)).offset(row_rebase as isize), row, row_bytes as usize);
+        for l in 0..levels {
+            let (at, n) = layout[l];
+            let (next, _) = layout[l + 1];
+            let step = if l + 1 < levels { dims[2 * (l + 1)].max(0) as usize * 8 } else { row_bytes };
+            let table = base.add(at).cast::<*mut u8>();
+            for e in 0..n {
+                *table.add(e) = base.add(next + e * step).wrapping_offset(-(dims[2 * l + 1] as isize));
             }
         }
+        if source.is_null() || row_bytes == 0 {
+            return;
+        }
+        let (data, rows) = layout[levels];
+        for r in 0..rows {
+            let (mut stride, mut rest, mut at) = (rows, r, source);
+            let mut row = std::ptr::null();
+            for l in 0..levels {
+                stride /= dims[2 * l].max(1) as usize;
+                let p = (*at.add(rest / stride)).offset(dims[2 * l + 1] as isize);
+                rest %= stride;
+                if l + 1 < levels {
+                    at = p.cast();
+                } else {
+                    row = p;
+                }
+            }
+            std::ptr::copy_nonoverlapping(row, base.add(data + r * row_bytes), row_bytes);
+        }
     }
+}
+
+/// Per level of a copy through pointer rows (and, last, the rows): the byte offset of its
+/// table in the copy and its entry count (runtime-ir/private.c `rows_level`).
+fn rows_layout(levels: usize, dims: &[i64]) -> Vec<(usize, usize)> {
+    let mut out = Vec::with_capacity(levels + 1);
+    let (mut at, mut n) = (0usize, 1usize);
+    for l in 0..=levels {
+        if l > 0 {
+            at += (n * 8 + 15) & !15;
+        }
+        if l < levels {
+            n *= dims[2 * l].max(0) as usize;
+        }
+        out.push((at, n));
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tables_of_pointer_rows_precede_the_rows() {
+        // One level of 3 rows: 24 bytes of pointers (32 with padding), then the rows.
+        assert_eq!(rows_layout(1, &[3, 0]), vec![(0, 3), (32, 3)]);
+        // Two levels, 2 x 5: 2 pointers (16), 10 pointers (80), then 10 rows.
+        assert_eq!(rows_layout(2, &[2, 0, 5, 8]), vec![(0, 2), (16, 10), (96, 10)]);
+    }
 
     #[test]
     fn a_gang_holds_its_copies_and_its_workers_and_threads_copies() {
