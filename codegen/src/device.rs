@@ -184,7 +184,8 @@ fn build_in<'ctx>(
     // Loops of an inlined routine may have reductions that the region's clauses do not show.
     let inlined = crate::routine::inline_level_routines(dev, &kernels, routines, regions)?;
     crate::on_device::fold(dev);
-    if regions.iter().any(|r| !r.copies.is_empty()) {
+    // (A loop's copy through pointer rows made in the kernel calls one too.)
+    if regions.iter().any(|r| !r.copies.is_empty()) || dev.function(crate::private_copies::ROWS_FN).is_some() {
         crate::private_copies::link_helpers(dev)?;
     }
     crate::devcheck::device_module(dev, &kernels, regions)?;

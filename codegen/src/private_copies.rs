@@ -42,8 +42,10 @@
 //! the kernel's entry to the copy's next level (`__acc_private_rows`), which firstprivate
 //! fills from the device copy of the rows (the implied `copyin` maps and attaches them).
 //!
-//! Does not: copy a section through rows on a loop whose bounds the region computes,
-//! or keep a loop's private copy apart from the uses of the pointer outside that loop (like
+//! A loop's copy whose bounds the region computes ([`InLoopCopy`]) through pointer rows has
+//! the same layout in its dynamic alloca, its pointers set where the iteration starts.
+//!
+//! Does not: keep a loop's private copy apart from the uses of the pointer outside that loop (like
 //! any captured variable a loop privatises, there is one private slot per kernel).
 
 use crate::capture::Passing;
@@ -470,9 +472,6 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     let cfg = crate::cfg::FunctionCfg::new(f);
     let l = crate::loops::find_bound_loop(&cfg, c.begin, c.end, &c.loc)?;
     let unsupported = |why: &str| AccError::unsupported(&c.loc, format!("'private({})' on a loop whose bounds are computed inside the compute region, {why}", c.var.text));
-    if !c.var.rows.is_empty() {
-        return Err(unsupported("through pointer rows (compute the bounds before the region)"));
-    }
     let [latch] = l.latches[..] else { return Err(unsupported("whose loop has several back edges")) };
     let header = cfg.blocks[l.header];
     let body_entry = header
@@ -494,10 +493,18 @@ pub fn emit_in_loop<'ctx>(m: Module<'ctx>, f: Value<'ctx>, c: &InLoopCopy<'ctx>,
     b.position_before(body_entry.first_non_phi().expect("a block has a terminator"));
     let save = b.call(m.get_or_add_function("llvm.stacksave.p0", ctx.fn_type(ctx.ptr(), &[], false)), &[], "");
     let elem = b.sext_or_trunc(c.var.elem_size, i64t);
-    let bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(c.var.length, i64t), elem);
     let rebase = b.binop(Opcode::LLVMMul, b.sext_or_trunc(c.var.lower, i64t), elem);
+    let bytes = if c.var.rows.is_empty() { b.binop(Opcode::LLVMMul, b.sext_or_trunc(c.var.length, i64t), elem) } else { rows_bytes(&b, &c.var) };
     let copy = b.array_alloca(ctx.i8(), bytes, &c.var.text);
     copy.set_alignment(ALIGN as u32);
+    if !c.var.rows.is_empty() {
+        // Through pointer rows: each level's pointers aimed at the next, as for the area's
+        // copies (nothing to fill: a loop's copy is private, never firstprivate).
+        let at_entry = ctx.builder();
+        at_entry.position_before(f.entry_block().first_instruction().expect("the entry block has its branch"));
+        let (dims, row_bytes) = rows_dims(&b, &c.var);
+        call_rows(m, &b, &at_entry, copy, &dims, row_bytes, ctx.ptr().const_null(), i64t.const_int(CopyLevel::Thread as u64));
+    }
     b.store(b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), rebase)), slot);
     b.position_before(latch.terminator().expect("verified IR has terminators"));
     b.call(m.get_or_add_function("llvm.stackrestore.p0", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)), &[save], "");
@@ -641,7 +648,6 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     let (i64t, ptr) = (ctx.i64(), ctx.ptr());
     let copy_fn = m.get_or_add_function(COPY_FN, ctx.fn_type(ptr, &[ptr, i64t, i64t, i64t, i64t, i64t], false));
     let init_fn = m.get_or_add_function(INIT_FN, ctx.fn_type(ctx.void(), &[ptr, ptr, i64t, i64t], false));
-    let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, ptr, i64t, ptr, i64t], false));
     let (area, sizes) = (params[0], &params[1..4]);
     let mut at = 4;
     let mut out = Vec::new();
@@ -701,15 +707,57 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
         b.call(init_fn, &[copy, source, bytes, gang], "");
     }
     for (copy, dims, row_bytes, source) in rows {
-        // The levels' counts and rebases in an array of the thread's own.
-        let table = b.alloca(ctx.array_type(i64t, dims.len() as u64), "acc.private.rows");
-        for (i, d) in dims.iter().enumerate() {
-            b.store(*d, b.gep(i64t, table, &[i64t.const_int(i as u64)], true));
-        }
-        let levels = i64t.const_int(dims.len() as u64 / 2);
-        b.call(rows_fn, &[copy, levels, table, row_bytes, source, gang], "");
+        call_rows(m, b, b, copy, &dims, row_bytes, source, gang);
     }
     out
+}
+
+/// `__acc_private_rows(copy, levels, dims, row_bytes, source, level)` where `b` is, with the
+/// levels' counts and rebases (`dims`, [`rows_dims`]) in an array of the thread's own that
+/// `at_entry` (positioned in the function's entry block) allocates.
+#[allow(clippy::too_many_arguments)]
+fn call_rows<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, at_entry: &Builder<'ctx>, copy: Value<'ctx>, dims: &[Value<'ctx>], row_bytes: Value<'ctx>, source: Value<'ctx>, level: Value<'ctx>) {
+    let ctx = m.context();
+    let (i64t, ptr) = (ctx.i64(), ctx.ptr());
+    let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, ptr, i64t, ptr, i64t], false));
+    let table = at_entry.alloca(ctx.array_type(i64t, dims.len() as u64), "acc.private.rows");
+    for (i, d) in dims.iter().enumerate() {
+        b.store(*d, b.gep(i64t, table, &[i64t.const_int(i as u64)], true));
+    }
+    let levels = i64t.const_int(dims.len() as u64 / 2);
+    b.call(rows_fn, &[copy, levels, table, row_bytes, source, level], "");
+}
+
+/// A section through pointer rows, as `__acc_private_rows` takes it: per level its count
+/// (entries per sub-table) and the rebase of what its entries point to (`[count 0, rebase
+/// 0, count 1, rebase 1, ...]`), and the bytes of a row; computed where `b` is.
+fn rows_dims<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> (Vec<Value<'ctx>>, Value<'ctx>) {
+    let i64t = x.length.context().i64();
+    let rebase = |r: &crate::contract::RowLevel<'ctx>| b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
+    let last = x.rows.last().expect("a section through pointer rows");
+    let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
+    let mut dims = vec![b.sext_or_trunc(x.length, i64t), rebase(&x.rows[0])];
+    for (above, r) in x.rows.iter().zip(&x.rows[1..]) {
+        dims.extend([b.sext_or_trunc(above.length, i64t), rebase(r)]);
+    }
+    (dims, row_bytes)
+}
+
+/// The bytes of a copy of a section through pointer rows: each level's pointers (rounded up
+/// to 16 bytes), then every row (runtime-ir/private.c, `__acc_private_rows`); computed where
+/// `b` is.
+fn rows_bytes<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Value<'ctx> {
+    let i64t = x.length.context().i64();
+    let (last, above) = x.rows.split_last().expect("a section through pointer rows");
+    let align = |v: Value<'ctx>| b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, v, i64t.const_int(ALIGN - 1)), i64t.const_int(!(ALIGN - 1)));
+    let mut entries = b.sext_or_trunc(x.length, i64t);
+    let mut total = align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8)));
+    for r in above {
+        entries = b.binop(Opcode::LLVMMul, entries, b.sext_or_trunc(r.length, i64t));
+        total = b.binop(Opcode::LLVMAdd, total, align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8))));
+    }
+    let row = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
+    b.binop(Opcode::LLVMAdd, total, b.binop(Opcode::LLVMMul, entries, row))
 }
 
 /// The levels of pointer rows of a copy of a section through them (`p[0:n][0:m]` of `double
@@ -786,16 +834,12 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
         if let Source::ReductionView(x) = &c.source {
             args.push(b.sext_or_trunc(x.length, i64t));
         }
-        if let (Some(last), Source::Section(x) | Source::Member(x)) = (row_levels(c).last(), &c.source) {
-            // Level l's count (entries per sub-table) and rebase, the row's bytes after the
-            // first pair: `[count 0, row bytes, rebase 0, count 1, rebase 1, ...]`.
-            let rebase = |r: &crate::contract::RowLevel<'ctx>| b.binop(Opcode::LLVMMul, b.sext_or_trunc(r.lower, i64t), i64t.const_int(r.elem_size));
-            let row_bytes = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
-            let rows = row_levels(c);
-            args.extend([b.sext_or_trunc(x.length, i64t), row_bytes, rebase(&rows[0])]);
-            for (above, r) in rows.iter().zip(&rows[1..]) {
-                args.extend([b.sext_or_trunc(above.length, i64t), rebase(r)]);
-            }
+        if let (false, Source::Section(x) | Source::Member(x)) = (row_levels(c).is_empty(), &c.source) {
+            // The row's bytes after the first level's pair: `[count 0, row bytes, rebase 0,
+            // count 1, rebase 1, ...]`.
+            let (dims, row_bytes) = rows_dims(b, x);
+            args.extend([dims[0], row_bytes, dims[1]]);
+            args.extend_from_slice(&dims[2..]);
         }
         if c.initialised {
             args.extend([*src.next().expect("a source per firstprivate copy"), *bytes]);
@@ -818,22 +862,7 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
             }
             Source::Section(x) | Source::Member(x) => {
                 let (addr, bytes) = crate::host_stub::section(b, ctx, x);
-                // Through pointer rows: each level's pointers (to 16 bytes), then every row
-                // (runtime-ir/private.c, `__acc_private_rows`).
-                let bytes = match x.rows.split_last() {
-                    Some((last, above)) => {
-                        let align = |v: Value<'ctx>| b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, v, i64t.const_int(ALIGN - 1)), i64t.const_int(!(ALIGN - 1)));
-                        let mut entries = b.sext_or_trunc(x.length, i64t);
-                        let mut total = align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8)));
-                        for r in above {
-                            entries = b.binop(Opcode::LLVMMul, entries, b.sext_or_trunc(r.length, i64t));
-                            total = b.binop(Opcode::LLVMAdd, total, align(b.binop(Opcode::LLVMMul, entries, i64t.const_int(8))));
-                        }
-                        let row = b.binop(Opcode::LLVMMul, b.sext_or_trunc(last.length, i64t), i64t.const_int(last.elem_size));
-                        b.binop(Opcode::LLVMAdd, total, b.binop(Opcode::LLVMMul, entries, row))
-                    }
-                    None => bytes,
-                };
+                let bytes = if x.rows.is_empty() { bytes } else { rows_bytes(b, x) };
                 (addr, bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
             }
             Source::Whole(bytes) if c.initialised => (c.value, *bytes, i64t.const_int(0)),

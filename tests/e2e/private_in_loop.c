@@ -3,7 +3,9 @@
  * InLoopCopy), on the thread's stack when only the loop's lanes use it (a vector loop with
  * sequential loops inside), from the device heap when a finer loop's lanes share it (a
  * worker loop around a vector loop: one per worker; a gang loop around worker-vector loops:
- * one per gang); members too (`ps->p[0:k]`, `sr.p[0:k]`). The pointers are never
+ * one per gang); members too (`ps->p[0:k]`, `sr.p[0:k]`), and sections through pointer rows
+ * (`pr[0:k][1:k2]` of `double **pr`: the copy's row pointers aimed at its rows; was "through
+ * pointer rows ... not supported yet"). The pointers are never
  * dereferenced outside those loops, so no clause maps their targets (and the host's data
  * must not change). Was "not supported yet". Odd sizes;
  * every result checked. */
@@ -128,6 +130,64 @@ int main(void) {
     }
   for (int i = 0; i < 100; i++)
     CHECK(t[i] == -1 && u[i] == -7 && g[i] == -3, "the host's data changed at %d: %g %ld %d", i, t[i], u[i], g[i]);
+
+  /* Through pointer rows: per vector iteration (the thread's stack), and per worker iteration
+   * shared by its lanes (the device heap). */
+  double **pr = e2e_alloc(sizeof(double *) * 9);
+  for (int r = 0; r < 9; r++) {
+    pr[r] = e2e_alloc(sizeof(double) * 12);
+    for (int c = 0; c < 12; c++) pr[r][c] = -5;
+  }
+  double *out6 = e2e_alloc(sizeof(double) * N * V), *out7 = e2e_alloc(sizeof(double) * N * W);
+#pragma acc parallel loop gang copyout(out6[0:N * V])
+  for (int j = 0; j < N; j++) {
+    int k = j % 4 + 2, k2 = j % 3 + 3;
+#pragma acc loop vector private(pr[0:k][1:k2])
+    for (int v = 0; v < V; v++) {
+      for (int r = 0; r < k; r++)
+        for (int c = 1; c <= k2; c++) pr[r][c] = 100.0 * r + c + v + j;
+      double s = 0;
+      for (int r = 0; r < k; r++)
+        for (int c = 1; c <= k2; c++) s += pr[k - 1 - r][k2 + 1 - c] * (r + 2 * c);
+      out6[j * V + v] = s;
+    }
+  }
+#pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(out7[0:N * W])
+  for (int j = 0; j < N; j++) {
+    int k = j % 5 + 3, k2 = j % 7 + 4;
+#pragma acc loop worker private(pr[1:k][0:k2])
+    for (int w = 0; w < W; w++) {
+#pragma acc loop vector collapse(2)
+      for (int r = 1; r <= k; r++)
+        for (int c = 0; c < k2; c++) pr[r][c] = 1000.0 * w + 10 * r + c + j;
+      double s = 0;
+#pragma acc loop vector reduction(+:s)
+      for (int r = 1; r <= k; r++)
+        for (int c = 0; c < k2; c++) s += pr[k + 1 - r][k2 - 1 - c] * ((r + c) % 3);
+      out7[j * W + w] = s;
+    }
+  }
+  for (int j = 0; j < N; j++) {
+    int k = j % 4 + 2, k2 = j % 3 + 3;
+    for (int v = 0; v < V; v++) {
+      double s = 0;
+      for (int r = 0; r < k; r++)
+        for (int c = 1; c <= k2; c++) s += (100.0 * (k - 1 - r) + (k2 + 1 - c) + v + j) * (r + 2 * c);
+      CHECK(out6[j * V + v] == s, "rows, vector: out6[%d][%d] = %g, want %g", j, v, out6[j * V + v], s);
+    }
+    k = j % 5 + 3, k2 = j % 7 + 4;
+    for (int w = 0; w < W; w++) {
+      double s = 0;
+      for (int r = 1; r <= k; r++)
+        for (int c = 0; c < k2; c++) s += (1000.0 * w + 10 * (k + 1 - r) + (k2 - 1 - c) + j) * ((r + c) % 3);
+      CHECK(out7[j * W + w] == s, "rows, worker: out7[%d][%d] = %g, want %g", j, w, out7[j * W + w], s);
+    }
+  }
+  for (int r = 0; r < 9; r++) {
+    for (int c = 0; c < 12; c++) CHECK(pr[r][c] == -5, "the host's pr[%d][%d] changed to %g", r, c, pr[r][c]);
+    free(pr[r]);
+  }
+  free(pr), free(out6), free(out7);
   free(t);
   free(u);
   free(g);
