@@ -5,7 +5,9 @@
 //! `NJ`/`NK`/`NP`) whose bodies update reduction variables:
 //!
 //!  - region variables (scalars or small arrays `T hist[K]`, some named `hist[0:kn]` with a
-//!    run-time `kn`: accc reduces those with atomic updates), declared before the region,
+//!    run-time `kn`: accc reduces those with atomic updates, or, when an update reads the
+//!    element through a temporary first, with private copies of run-time size), declared
+//!    before the region,
 //!    named in the clause of level 0 (and of the construct for `parallel reduction(..)`),
 //!    either on every inner level too or only there (OpenUH-style placement: inner
 //!    `loop worker/vector` update the variable without a clause), printed after the region;
@@ -33,6 +35,26 @@ use crate::model::{Elem, Ext};
 use crate::nest::{emit_construct, join_words};
 use crate::skeleton::Gen;
 use crate::writer::W;
+
+/// Update statement `s` of element `x` (of C type `t`) with the element first read into a
+/// temporary that the statement then reads instead (its target stays `x`): `x += e;` becomes
+/// `{ t rd_ = x; x = rd_ + e; }`, `x = f(x);` `{ t rd_ = x; x = f(rd_); }`, `if (c(x)) x = e;`
+/// `{ t rd_ = x; if (c(rd_)) x = e; }`. The same result in any order of iterations.
+fn via_temporary(s: &str, x: &str, t: &str) -> String {
+    let body = if let Some(rest) = s.strip_prefix(&format!("{x} = ")) {
+        format!("{x} = {}", rest.replace(x, "rd_"))
+    } else if let Some(rest) = s.strip_prefix("if (") {
+        let (cond, tail) = rest.rsplit_once(&format!(") {x} = ")).expect("if (c) x = e;");
+        format!("if ({}) {x} = {tail}", cond.replace(x, "rd_"))
+    } else {
+        let (op, term) = ["+=", "*=", "&=", "|=", "^="]
+            .iter()
+            .find_map(|op| s.strip_prefix(&format!("{x} {op} ")).map(|term| (&op[..1], term)))
+            .expect("a compound assignment");
+        format!("{x} = rd_ {op} {term}")
+    };
+    format!("{{ {t} rd_ = {x}; {body} }}")
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
@@ -756,6 +778,19 @@ impl Gen<'_> {
         };
         let t = v.ty.c();
         let form = self.rng.below(3);
+        let s = self.update_statement(cx, v, loopvars, &x, form);
+        // An array with run-time bounds read through a temporary: the region reads an
+        // element other than in an update, which accc reduces with private copies of
+        // run-time size instead of atomics (codegen/src/reduction.rs `View`).
+        if v.runtime.is_some() && self.rng.chance(30) {
+            via_temporary(&s, &x, t)
+        } else {
+            s
+        }
+    }
+
+    fn update_statement(&mut self, cx: &mut Ctx, v: &RVar, loopvars: &[(String, i64)], x: &str, form: u64) -> String {
+        let t = v.ty.c();
         match v.op {
             Op::Add => {
                 let e = self.bounded(cx, v.budget, v.ty.nonneg());
@@ -859,5 +894,17 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::via_temporary;
+
+    #[test]
+    fn updates_read_the_element_through_a_temporary() {
+        assert_eq!(via_temporary("h[i % 3] += (int)(j);", "h[i % 3]", "int"), "{ int rd_ = h[i % 3]; h[i % 3] = rd_ + (int)(j); }");
+        assert_eq!(via_temporary("h[2] = h[2] > ((long)(a) * 2) ? h[2] : ((long)(a) * 2);", "h[2]", "long"), "{ long rd_ = h[2]; h[2] = rd_ > ((long)(a) * 2) ? rd_ : ((long)(a) * 2); }");
+        assert_eq!(via_temporary("if (((int)(x) ) < h[0]) h[0] = ((int)(x) );", "h[0]", "int"), "{ int rd_ = h[0]; if (((int)(x) ) < rd_) h[0] = ((int)(x) ); }");
     }
 }
