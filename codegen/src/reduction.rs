@@ -111,16 +111,38 @@ pub struct Item<K> {
 }
 
 /// The elements a reduction item covers: `n` elements from `lo` (a scalar: one element,
-/// not an array).
+/// not an array); for a part of each row (`m[1:3][2:4]`), `lo`/`n` are the whole rows and
+/// `part` says which columns of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shape {
     pub lo: u64,
     pub n: u64,
     pub array: bool,
+    pub part: Option<Part>,
+}
+
+/// The columns of each row that a reduction over a part of each row covers: `cols` from
+/// `first`, in rows of `row` elements. Its private copies hold the whole rows (the body
+/// indexes them as the variable's); only the combines into the variable itself keep to the
+/// part (the other elements are not the reduction's: `x && 1` would change a 5 to 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    pub first: u64,
+    pub cols: u64,
+    pub row: u64,
 }
 
 impl Shape {
-    pub const SCALAR: Shape = Shape { lo: 0, n: 1, array: false };
+    pub const SCALAR: Shape = Shape { lo: 0, n: 1, array: false, part: None };
+
+    /// The elements combined into the variable (per-gang partials for each): `n`, or the
+    /// part's columns of every row.
+    pub fn columns(self) -> u64 {
+        match self.part {
+            Some(p) => self.n / p.row * p.cols,
+            None => self.n,
+        }
+    }
 
     /// From a clause item's constant operands (docs/ir-contract.md): a scalar `&v, 0, 1,
     /// size`; a whole array `&a, 0, 1, k * size`; a section `a, lo, n, size`. None when the
@@ -131,7 +153,7 @@ impl Shape {
             return Some(Shape::SCALAR);
         }
         if size == ty_size && len >= 1 {
-            return Some(Shape { lo, n: len, array: true });
+            return Some(Shape { lo, n: len, array: true, part: None });
         }
         // Whole rows (`a[lo:len][:]` of `double a[N][M]`, a whole array `&a, 0, 1, N * size`):
         // the elements of rows lo .. lo + len, which the body addresses as the variable's.
@@ -140,7 +162,7 @@ impl Shape {
             if len == 0 {
                 return None;
             }
-            return Some(Shape { lo: lo.checked_mul(per_row)?, n: len.checked_mul(per_row)?, array: true });
+            return Some(Shape { lo: lo.checked_mul(per_row)?, n: len.checked_mul(per_row)?, array: true, part: None });
         }
         None
     }
@@ -485,7 +507,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     if !gang.is_empty() {
         let scratch = k.params().into_iter().find(|p| p.name() == SCRATCH_PARAM).ok_or_else(|| AccError::internal("a kernel with reductions lacks its scratch parameter"))?;
         let ret = k.blocks().into_iter().find(|blk| blk.name() == "acc.ret").ok_or_else(|| AccError::internal("kernel without acc.ret"))?;
-        let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.n).sum());
+        let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.columns()).sum());
         let mut index = 0;
         for g in &gang {
             let copy = new_copy(g, &format!("{}.gang", g.text));
@@ -507,6 +529,18 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             let strategy = if views.contains_key(&g.key) {
                 b.call(helper("combine_atomic", g.op, g.ty)?, &[first(&b, g.key, g), first(&b, copy, g), n, mask], "");
                 View::GANG_STRATEGY
+            } else if let Some(part) = g.shape.part {
+                // Row by row, only the part's columns: each row's partials are columns of
+                // their own (`index` + row x cols).
+                let gang_fn = helper("gang", g.op, g.ty)?;
+                let first = index;
+                for_each_row(m, ret.terminator().expect("acc.ret returns"), g.shape.n / part.row, |b, r| {
+                    let (mine, dst) = (row_part(b, copy, g, part, r), row_part(b, g.key, g, part, r));
+                    let idx = b.binop(Opcode::LLVMAdd, ctx.i64().const_int(first), b.binop(Opcode::LLVMMul, r, ctx.i64().const_int(part.cols)));
+                    b.call(gang_fn, &[mine, dst, ctx.i64().const_int(part.cols), scratch, nvars, idx, smem, mask], "");
+                });
+                index += g.shape.columns();
+                "per-gang partials of the part of each row, the last gang combines them in gang order"
             } else {
                 let idx = ctx.i64().const_int(index);
                 b.call(helper("gang", g.op, g.ty)?, &[at(&b, copy, g), at(&b, g.key, g), n, scratch, nvars, idx, smem, mask], "");
@@ -598,6 +632,13 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         if views.contains_key(&it.key) && outer == it.key {
             let every_gang = ctx.i64().const_int(7);
             b.call(helper("combine_atomic", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n, every_gang], "");
+        } else if let (Some(part), true) = (it.shape.part, outer == it.key) {
+            // Into the variable itself: only the part's columns of each row.
+            let combine = helper("combine", it.op, it.ty)?;
+            for_each_row(m, l.end, it.shape.n / part.row, |b, r| {
+                b.call(combine, &[row_part(b, outer, it, part, r), row_part(b, red, it, part, r), ctx.i64().const_int(part.cols)], "");
+            });
+            b.position_before(l.end);
         } else {
             b.call(helper("combine", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n], "");
         }
@@ -637,7 +678,7 @@ pub struct View<'ctx> {
 
 impl<'ctx> View<'ctx> {
     /// The shape `propagate` sees for such an item (one array; its size is the view's).
-    const SHAPE: Shape = Shape { lo: 0, n: 0, array: true };
+    const SHAPE: Shape = Shape { lo: 0, n: 0, array: true, part: None };
     const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
 
@@ -762,23 +803,43 @@ pub enum Placement {
 
 pub fn placement(r: &Reduction<'_>) -> Placement {
     let v = &r.var;
-    // A part of each row (`m[0:8][0:4]`), rows that are pointers: not one range of elements.
-    if !v.dims.is_empty() || !v.rows.is_empty() {
+    // Rows that are pointers: not one range of elements.
+    if !v.rows.is_empty() {
         return Placement::AtomicsNeeded;
     }
-    match Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size()) {
+    match constant_shape(r) {
         None => Placement::AtomicsNeeded,
-        Some(s) if s.extent() * r.ty.size() > PRIVATE_COPY_BYTES => Placement::AtomicsPreferred,
+        // A part of each row (`m[0:8][0:4]`): atomics when the region only updates it (its
+        // copies would hold the whole rows and combine per row).
+        Some(s) if s.part.is_some() || s.extent() * r.ty.size() > PRIVATE_COPY_BYTES => Placement::AtomicsPreferred,
         Some(_) => Placement::Copies,
+    }
+}
+
+/// The item's elements when its bounds are constants: one range, or a part of each row of
+/// a 2-D array (one trailing dimension, [`Part`]).
+fn constant_shape(r: &Reduction<'_>) -> Option<Shape> {
+    let v = &r.var;
+    let shape = Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size())?;
+    match v.dims[..] {
+        [] => Some(shape),
+        [d] => {
+            let (first, cols, row) = (d.lower.const_int_value()?, d.length.const_int_value()?, d.extent.const_int_value()?);
+            let (first, cols, row) = (u64::try_from(first).ok()?, u64::try_from(cols).ok()?, u64::try_from(row).ok()?);
+            let whole_rows = shape.array && row > 0 && shape.n % row == 0 && shape.lo % row == 0 && row * r.ty.size() == v.elem_size.const_int_value()? as u64;
+            (whole_rows && cols > 0 && first + cols <= row).then_some(Shape { part: Some(Part { first, cols, row }), ..shape })
+        }
+        _ => None,
     }
 }
 
 /// The item's elements; array reductions need constant bounds (the private copies live in
 /// registers or the thread's stack).
 fn shape_of(r: &Reduction<'_>, loc: &Loc) -> Result<Shape> {
-    let v = &r.var;
-    Shape::of(v.lower.const_int_value(), v.length.const_int_value(), v.elem_size.const_int_value(), r.ty.size())
-        .ok_or_else(|| AccError::unsupported(loc, format!("the array reduction '{}' without constant bounds", v.text)))
+    constant_shape(r).ok_or_else(|| {
+        let what = if r.var.dims.is_empty() { "without constant bounds" } else { "over a part of each row of more than two dimensions or without constant bounds" };
+        AccError::unsupported(loc, format!("the array reduction '{}' {what}", r.var.text))
+    })
 }
 
 /// The value that stands for the variable in the kernel: its storage (an alloca or a
@@ -812,6 +873,38 @@ pub(crate) fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
         l.replace_all_uses_with(one);
     }
     one
+}
+
+/// The address of row `r`'s part (`r` counts from the item's first row) in storage `p`.
+fn row_part<'ctx, K>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<K>, part: Part, r: Value<'ctx>) -> Value<'ctx> {
+    let ctx = p.context();
+    let i64t = ctx.i64();
+    let size = it.ty.size();
+    let row_start = b.binop(Opcode::LLVMMul, r, i64t.const_int(part.row * size));
+    let offset = b.binop(Opcode::LLVMAdd, row_start, i64t.const_int((it.shape.lo + part.first) * size));
+    b.gep_bytes(ctx, p, offset)
+}
+
+/// Runs `body` (with the row number, an `i64`) for rows 0..`rows` in a loop placed just
+/// before `before` (control flow the same for every thread: the helpers' barriers inside stay
+/// uniform); the builder it gets is inside the loop.
+fn for_each_row<'ctx>(m: Module<'ctx>, before: Value<'ctx>, rows: u64, body: impl FnOnce(&crate::ir::Builder<'ctx>, Value<'ctx>)) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let head = before.parent_block();
+    let done = head.split_before(ctx, before, "acc.red.rows.done");
+    let lp = ctx.append_block(head.parent(), "acc.red.rows");
+    let b = ctx.builder();
+    head.terminator().expect("a split block ends with a branch").erase();
+    b.position_at_end(head);
+    b.br(lp);
+    b.position_at_end(lp);
+    let r = b.phi(i64t, "acc.red.row");
+    r.add_incoming(i64t.const_int(0), head);
+    body(&b, r);
+    let next = b.binop(Opcode::LLVMAdd, r, i64t.const_int(1));
+    r.add_incoming(next, b.insert_block());
+    b.cond_br(b.icmp(crate::ir::IntPred::LLVMIntULT, next, i64t.const_int(rows)), lp, done);
 }
 
 /// The private copy's type: the element, or an array up to the section's end.
@@ -1061,17 +1154,17 @@ mod tests {
     fn shapes_of_clause_items() {
         assert_eq!(Shape::of(Some(0), Some(1), Some(4), 4), Some(Shape::SCALAR));
         // hist[0:64] of int, h[8:16], a whole double w[8].
-        assert_eq!(Shape::of(Some(0), Some(64), Some(4), 4), Some(Shape { lo: 0, n: 64, array: true }));
+        assert_eq!(Shape::of(Some(0), Some(64), Some(4), 4), Some(Shape { lo: 0, n: 64, array: true, part: None }));
         assert_eq!(Shape::of(Some(8), Some(16), Some(4), 4).map(|s| s.extent()), Some(24));
-        assert_eq!(Shape::of(Some(0), Some(1), Some(64), 8), Some(Shape { lo: 0, n: 8, array: true }));
+        assert_eq!(Shape::of(Some(0), Some(1), Some(64), 8), Some(Shape { lo: 0, n: 8, array: true, part: None }));
         // A one-element section is an array of one.
-        assert_eq!(Shape::of(Some(3), Some(1), Some(4), 4), Some(Shape { lo: 3, n: 1, array: true }));
+        assert_eq!(Shape::of(Some(3), Some(1), Some(4), 4), Some(Shape { lo: 3, n: 1, array: true, part: None }));
         // Not constant, empty, or not made of the element type.
         assert_eq!(Shape::of(None, Some(4), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(0), Some(4), 4), None);
         assert_eq!(Shape::of(Some(0), Some(1), Some(6), 4), None);
         // Whole rows of 5 doubles: rows 1 and 2 are elements 5 .. 15.
-        assert_eq!(Shape::of(Some(1), Some(2), Some(40), 8), Some(Shape { lo: 5, n: 10, array: true }));
+        assert_eq!(Shape::of(Some(1), Some(2), Some(40), 8), Some(Shape { lo: 5, n: 10, array: true, part: None }));
         assert_eq!(Shape::of(Some(0), Some(0), Some(40), 8), None);
     }
 
@@ -1110,8 +1203,17 @@ mod tests {
     }
 
     #[test]
+    fn a_part_of_each_row_combines_its_columns_only() {
+        // m[1:3][2:3] of double m[4][8]: copies of rows 1..4 (24 elements), 9 combined.
+        let s = Shape { lo: 8, n: 24, array: true, part: Some(Part { first: 2, cols: 3, row: 8 }) };
+        assert_eq!(s.columns(), 9);
+        assert_eq!(s.extent(), 32);
+        assert_eq!(Shape { part: None, ..s }.columns(), 24);
+    }
+
+    #[test]
     fn only_scalar_logical_leaves_get_a_copy_per_iteration() {
-        let arr = Shape { lo: 0, n: 4, array: true };
+        let arr = Shape { lo: 0, n: 4, array: true, part: None };
         assert!(fresh_each_iteration(ReductionOp::And, Shape::SCALAR, false));
         assert!(fresh_each_iteration(ReductionOp::Or, Shape::SCALAR, false));
         assert!(!fresh_each_iteration(ReductionOp::Add, Shape::SCALAR, false), "no short circuit to remove");

@@ -10,7 +10,6 @@
 // RUN: FileCheck %s --check-prefix=PTX < %t/reduction-runtime-bounds.ptx
 // RUN: %ptxas -arch=sm_90 %t/reduction-runtime-bounds.ptx -o %t/r.cubin
 // RUN: not %accc -DSM80 --gpu-arch=sm_80 -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=SM80
-// RUN: not %accc -DROWS -c %s -o %t/e.o 2>&1 | FileCheck %s --check-prefix=ROWS
 
 // REPORT-LABEL: reduction-runtime-bounds.c: histogram:
 // REPORT: [[@LINE+6]], Generating reduction(+:h[0:m]) over the compute region: atomic updates of its elements in device memory (its bounds are only known at run time)
@@ -157,10 +156,12 @@ void calls(int n, int m, int *h) {
   for (int i = 0; i < n; i++) bump(&h[i % m]);
 }
 
-#ifdef ROWS
-// ROWS: reduction-runtime-bounds.c:[[@LINE+2]]:9: error: OpenACC the array reduction 'm[0:8][0:4]' over a part of each row stores an element other than by updating it with '+'
-void rows(int n, double m[8][8]) {
+// A part of each row whose region stores an element plainly: private copies of the whole
+// rows, combined into the array row by row, the part's columns only.
+// REPORT-LABEL: reduction-runtime-bounds.c: row_part_stores:
+// REPORT: [[@LINE+3]], Generating reduction(+:m[0:8][0:4]) across gangs: per-gang partials of the part of each row, the last gang combines them in gang order
+// PTX-LABEL: .entry row_part_stores_l{{[0-9]+}}(
+void row_part_stores(int n, double m[8][8]) {
 #pragma acc parallel loop reduction(+:m[0:8][0:4])
   for (int i = 0; i < n; i++) m[i % 8][i % 4] = i;
 }
-#endif
