@@ -25,8 +25,9 @@
 //! element with the clause's operator (`h[e] = h[e] + x`, `h[e] += x`, `h[e] = max(h[e],
 //! x)`...): a read of an element would see other iterations' partial results, not the
 //! private copy the spec promises, and a plain store would race with them. `plan` says why;
-//! device.rs then gives one range of elements private copies of run-time size instead
-//! (reduction.rs `View`), and the rest stay located "not supported yet" errors. An element no iteration updates keeps its value (under `&&`/`||`
+//! device.rs then gives the item private copies of run-time size instead (reduction.rs
+//! `View`: one range, a part of each row, or one level of pointer rows), and the rest stay
+//! located "not supported yet" errors. An element no iteration updates keeps its value (under `&&`/`||`
 //! an original 5 stays 5, not 1), as on the host path.
 
 use crate::cfg::FunctionCfg;

@@ -939,8 +939,16 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
         .zip(&r.copies)
         .filter_map(|(call, c)| match &c.source {
             crate::private_copies::Source::ReductionView(x) => {
-                let (lo_bytes, count) = crate::private_copies::view_params(k, call)?;
-                let view = crate::reduction::View { area: call, count, lo_bytes, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
+                use crate::private_copies::ViewLayout;
+                use crate::reduction::ViewShape;
+                let layout = ViewLayout::of(x)?;
+                let (lo_bytes, count, extras) = crate::private_copies::view_params(k, call, layout.extras())?;
+                let shape = match (layout, &extras[..]) {
+                    (ViewLayout::Part, [first, cols, row]) => ViewShape::Part { first: *first, cols: *cols, row: *row },
+                    (ViewLayout::Rows, [cols, col_lo_bytes]) => ViewShape::Rows { cols: *cols, col_lo_bytes: *col_lo_bytes },
+                    _ => ViewShape::Flat,
+                };
+                let view = crate::reduction::View { area: call, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
                 Some((r.value_in(k, c.value)?, ViewRoom { text: x.text.clone(), view }))
             }
             _ => None,

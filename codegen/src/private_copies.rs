@@ -385,24 +385,79 @@ pub fn reduced_variable<'ctx>(x: &Var<'ctx>) -> Value<'ctx> {
 /// item or its bounds are computed in the region.
 pub fn reduction_view<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Option<Copy<'ctx>> {
     let r = std::iter::once(d).chain(loops).flat_map(|l| l.clauses.iter()).find_map(|c| match c {
-        Clause::Reduction(r) if reduced_variable(&r.var) == v && r.var.dims.is_empty() && r.var.rows.is_empty() => {
+        Clause::Reduction(r) if reduced_variable(&r.var) == v && ViewLayout::of(&r.var).is_some() => {
             (crate::reduction::placement(r) == crate::reduction::Placement::AtomicsNeeded).then_some(r)
         }
         _ => None,
     })?;
     let x = &r.var;
-    let again: Option<Vec<Value<'ctx>>> = [x.base, x.lower, x.length, x.elem_size].into_iter().map(|b| crate::reduction::computed_before(b, before, cfg, 0)).collect();
-    let [base, lower, length, elem_size] = again?[..] else { return None };
-    let y = Var { base, lower, length, elem_size, ..x.clone() };
+    let again = |b: Value<'ctx>| crate::reduction::computed_before(b, before, cfg, 0);
+    let [base, lower, length, elem_size] = [x.base, x.lower, x.length, x.elem_size].map(again);
+    let rows: Option<Vec<crate::contract::RowLevel<'ctx>>> = x.rows.iter().map(|r| Some(crate::contract::RowLevel { lower: again(r.lower)?, length: again(r.length)?, ..*r })).collect();
+    let dims: Option<Vec<crate::contract::Dim<'ctx>>> = x.dims.iter().map(|d| Some(crate::contract::Dim { lower: again(d.lower)?, length: again(d.length)?, extent: again(d.extent)?, ..*d })).collect();
+    let y = Var { base: base?, lower: lower?, length: length?, elem_size: elem_size?, rows: rows?, dims: dims?, ..x.clone() };
     Some(Copy { value: v, name: x.text.clone(), source: Source::ReductionView(y), initialised: false, origin: Origin::Construct })
 }
 
+/// How a reduction's room ([`Source::ReductionView`]) lays out one copy, and the kernel
+/// parameters it has after its offset, rebase and count (`view_args`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ViewLayout {
+    /// One range of `count` elements.
+    Flat,
+    /// A part of each row of `count` elements of whole rows: `first`, `cols`, `row` (the
+    /// row's elements) follow.
+    Part,
+    /// Through one level of pointer rows: the table of `count` row pointers, then the rows;
+    /// `cols` and the bytes before a row's first column follow.
+    Rows,
+}
+
+impl ViewLayout {
+    pub fn of(x: &Var<'_>) -> Option<ViewLayout> {
+        match (x.dims.len(), x.rows.len()) {
+            (0, 0) => Some(ViewLayout::Flat),
+            (1, 0) => Some(ViewLayout::Part),
+            (0, 1) => Some(ViewLayout::Rows),
+            _ => None,
+        }
+    }
+
+    /// The parameters after the count.
+    pub fn extras(self) -> usize {
+        match self {
+            ViewLayout::Flat => 0,
+            ViewLayout::Part => 3,
+            ViewLayout::Rows => 2,
+        }
+    }
+}
+
+/// A reduction room's kernel arguments after its offset and rebase, where `b` is: the count
+/// (elements, or rows through pointers) and the layout's extras.
+fn view_args<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Vec<Value<'ctx>> {
+    let i64t = x.length.context().i64();
+    let wide = |v: Value<'ctx>| b.sext_or_trunc(v, i64t);
+    match ViewLayout::of(x).expect("reduction_view admits these") {
+        ViewLayout::Flat => vec![wide(x.length)],
+        ViewLayout::Part => {
+            let d = x.dims[0];
+            vec![b.binop(Opcode::LLVMMul, wide(x.length), wide(d.extent)), wide(d.lower), wide(d.length), wide(d.extent)]
+        }
+        ViewLayout::Rows => {
+            let r = x.rows[0];
+            vec![wide(x.length), wide(r.length), b.binop(Opcode::LLVMMul, wide(r.lower), i64t.const_int(r.elem_size))]
+        }
+    }
+}
+
 /// In kernel `k`, the parameters after a reduction's room's offset (the operand of its
-/// `__acc_private_copy` call `call`): the section's start in bytes and its element count.
-pub fn view_params<'ctx>(k: Value<'ctx>, call: Value<'ctx>) -> Option<(Value<'ctx>, Value<'ctx>)> {
+/// `__acc_private_copy` call `call`): the section's start in bytes, its count and the
+/// layout's `extras` ([`ViewLayout`]).
+pub fn view_params<'ctx>(k: Value<'ctx>, call: Value<'ctx>, extras: usize) -> Option<(Value<'ctx>, Value<'ctx>, Vec<Value<'ctx>>)> {
     let params = k.params();
     let at = params.iter().position(|p| *p == call.call_arg(5))?;
-    Some((*params.get(at + 1)?, *params.get(at + 2)?))
+    Some((*params.get(at + 1)?, *params.get(at + 2)?, params.get(at + 3..at + 3 + extras)?.to_vec()))
 }
 
 /// Where a private copy of run-time size is made.
@@ -626,8 +681,8 @@ pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate
     let mut t = vec![ctx.ptr(), ctx.i64(), ctx.i64(), ctx.i64()];
     for c in copies {
         t.extend([ctx.i64(), ctx.i64()]);
-        if matches!(c.source, Source::ReductionView(_)) {
-            t.push(ctx.i64());
+        if let Source::ReductionView(x) = &c.source {
+            t.extend(std::iter::repeat_n(ctx.i64(), 1 + ViewLayout::of(x).map_or(0, ViewLayout::extras)));
         }
         // Per level of pointer rows: its count and rebase; the row's bytes once.
         match row_levels(c).len() {
@@ -656,9 +711,10 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
     for ((c, name), ty) in copies.iter().zip(names).zip(types) {
         let (offset, rebase) = (params[at], params[at + 1]);
         at += 2;
-        if let Source::ReductionView(_) = c.source {
-            // The section's element count follows its rebase; reduction.rs reads both.
-            at += 1;
+        if let Source::ReductionView(x) = &c.source {
+            // The section's count and its layout's extras follow the rebase; reduction.rs
+            // reads them (`view_args`).
+            at += 1 + ViewLayout::of(x).map_or(0, ViewLayout::extras);
             let level = i64t.const_int(CopyLevel::Thread as u64);
             out.push(b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], level, offset], &format!("{name}{VIEW_SUFFIX}")));
             continue;
@@ -716,7 +772,7 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
 /// levels' counts and rebases (`dims`, [`rows_dims`]) in an array of the thread's own that
 /// `at_entry` (positioned in the function's entry block) allocates.
 #[allow(clippy::too_many_arguments)]
-fn call_rows<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, at_entry: &Builder<'ctx>, copy: Value<'ctx>, dims: &[Value<'ctx>], row_bytes: Value<'ctx>, source: Value<'ctx>, level: Value<'ctx>) {
+pub(crate) fn call_rows<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, at_entry: &Builder<'ctx>, copy: Value<'ctx>, dims: &[Value<'ctx>], row_bytes: Value<'ctx>, source: Value<'ctx>, level: Value<'ctx>) {
     let ctx = m.context();
     let (i64t, ptr) = (ctx.i64(), ctx.ptr());
     let rows_fn = m.get_or_add_function(ROWS_FN, ctx.fn_type(ctx.void(), &[ptr, i64t, ptr, i64t, ptr, i64t], false));
@@ -832,7 +888,7 @@ pub fn stub_args<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'ct
     for ((c, (offset, rebase)), (_, bytes, _)) in copies.iter().zip(per_copy).zip(sizes) {
         args.extend([offset, rebase]);
         if let Source::ReductionView(x) = &c.source {
-            args.push(b.sext_or_trunc(x.length, i64t));
+            args.extend(view_args(b, x));
         }
         if let (false, Source::Section(x) | Source::Member(x)) = (row_levels(c).is_empty(), &c.source) {
             // The row's bytes after the first level's pair: `[count 0, row bytes, rebase 0,
@@ -857,7 +913,11 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
         .iter()
         .map(|c| match &c.source {
             Source::ReductionView(x) => {
-                let (_, bytes) = crate::host_stub::section(b, ctx, x);
+                // Whole rows of a part of each row; a row table and the rows through pointers.
+                let bytes = match ViewLayout::of(x) {
+                    Some(ViewLayout::Rows) => rows_bytes(b, x),
+                    _ => b.binop(Opcode::LLVMMul, b.sext_or_trunc(x.length, i64t), b.sext_or_trunc(x.elem_size, i64t)),
+                };
                 (ctx.ptr().const_null(), bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))
             }
             Source::Section(x) | Source::Member(x) => {

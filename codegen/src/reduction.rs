@@ -477,9 +477,10 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     };
     let mut summary = Summary { single_gang_dims, ..Summary::default() };
     // An item with copies of run-time size (`views`) has its count and start from them.
-    let count = |it: &Item<Value<'ctx>>| views.get(&it.key).map_or_else(|| ctx.i64().const_int(it.shape.n), |v| v.count);
+    let count = |it: &Item<Value<'ctx>>| views.get(&it.key).map_or_else(|| ctx.i64().const_int(it.shape.n), |v| v.elements(&v.builder()));
+    // (Of a copy: a view's variable is combined into by `combine_into_variable` only.)
     let first = |b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<Value<'ctx>>| match views.get(&it.key) {
-        Some(v) => b.gep_bytes(ctx, p, v.lo_bytes),
+        Some(v) => v.first(b, p),
         None => at(b, p, it),
     };
     let new_copy = |it: &Item<Value<'ctx>>, name: &str| match views.get(&it.key) {
@@ -526,15 +527,15 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             base.insert(g.key, copy);
             // Copies of run-time size have no columns in the scratch buffer: each gang
             // combines its copy into the variable with compare-and-swaps.
-            let strategy = if views.contains_key(&g.key) {
-                b.call(helper("combine_atomic", g.op, g.ty)?, &[first(&b, g.key, g), first(&b, copy, g), n, mask], "");
+            let strategy = if let Some(v) = views.get(&g.key) {
+                v.combine_into_variable(m, ret.terminator().expect("acc.ret returns"), g.key, copy, g.ty.size(), helper("combine_atomic", g.op, g.ty)?, mask);
                 View::GANG_STRATEGY
             } else if let Some(part) = g.shape.part {
                 // Row by row, only the part's columns: each row's partials are columns of
                 // their own (`index` + row x cols).
                 let gang_fn = helper("gang", g.op, g.ty)?;
                 let first = index;
-                for_each_row(m, ret.terminator().expect("acc.ret returns"), g.shape.n / part.row, |b, r| {
+                for_each_row(m, ret.terminator().expect("acc.ret returns"), ctx.i64().const_int(g.shape.n / part.row), |b, r| {
                     let (mine, dst) = (row_part(b, copy, g, part, r), row_part(b, g.key, g, part, r));
                     let idx = b.binop(Opcode::LLVMAdd, ctx.i64().const_int(first), b.binop(Opcode::LLVMMul, r, ctx.i64().const_int(part.cols)));
                     b.call(gang_fn, &[mine, dst, ctx.i64().const_int(part.cols), scratch, nvars, idx, smem, mask], "");
@@ -629,13 +630,14 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         // the lanes share (guard.rs treats this call as the store it is). Copies of
         // run-time size go into the variable itself with compare-and-swaps: the gangs that
         // run the loop redundantly all do (as their atomic updates would).
-        if views.contains_key(&it.key) && outer == it.key {
+        if let (Some(v), true) = (views.get(&it.key), outer == it.key) {
             let every_gang = ctx.i64().const_int(7);
-            b.call(helper("combine_atomic", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n, every_gang], "");
+            v.combine_into_variable(m, l.end, outer, red, it.ty.size(), helper("combine_atomic", it.op, it.ty)?, every_gang);
+            b.position_before(l.end);
         } else if let (Some(part), true) = (it.shape.part, outer == it.key) {
             // Into the variable itself: only the part's columns of each row.
             let combine = helper("combine", it.op, it.ty)?;
-            for_each_row(m, l.end, it.shape.n / part.row, |b, r| {
+            for_each_row(m, l.end, ctx.i64().const_int(it.shape.n / part.row), |b, r| {
                 b.call(combine, &[row_part(b, outer, it, part, r), row_part(b, red, it, part, r), ctx.i64().const_int(part.cols)], "");
             });
             b.position_before(l.end);
@@ -661,19 +663,35 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
 /// The private copies of an array reduction without constant bounds whose region reads
 /// its elements, stores one plainly or passes its address (atomics cannot give it the view
 /// of a private copy the spec promises): room in the launch's private area for as many
-/// copies per thread as the rewrite makes (private_copies.rs `Source::ReductionView`), each
-/// of `count` elements, the section starting `lo_bytes` into the variable. They take the
-/// place of the alloca'd copies of constant size; the trees are the same helpers with `n`
-/// at run time, and the gangs combine into the variable with compare-and-swaps
-/// (`combine_atomic`) instead of the scratch buffer's columns.
+/// copies per thread as the rewrite makes (private_copies.rs `Source::ReductionView`), the
+/// section starting `lo_bytes` into the variable. They take the place of the alloca'd copies
+/// of constant size; the trees are the same helpers with `n` at run time (over a copy's
+/// elements, [`View::elements`]), and the gangs combine into the variable with
+/// compare-and-swaps (`combine_atomic`) instead of the scratch buffer's columns, row by row
+/// for a part of each row or rows through pointers ([`ViewShape`]).
 #[derive(Clone)]
 pub struct View<'ctx> {
     /// The room's `__acc_private_copy` call: the thread's first copy.
     pub area: Value<'ctx>,
+    /// Elements (whole rows of a part of each row), or rows through pointers.
     pub count: Value<'ctx>,
     pub lo_bytes: Value<'ctx>,
+    pub shape: ViewShape<'ctx>,
     /// How many copies the rewrite has made (what the host stub sizes the room by).
     pub used: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+/// What a [`View`]'s section is (private_copies.rs `ViewLayout`, with its kernel parameters).
+#[derive(Clone, Copy)]
+pub enum ViewShape<'ctx> {
+    /// One range of `count` elements.
+    Flat,
+    /// `cols` columns from `first` of each row of `row` elements; a copy holds the whole rows.
+    Part { first: Value<'ctx>, cols: Value<'ctx>, row: Value<'ctx> },
+    /// Rows that are pointers: `cols` elements from `col_lo_bytes` into each; a copy is a
+    /// table of `count` row pointers (aimed at its own rows, as a private copy's,
+    /// `__acc_private_rows`), then the rows.
+    Rows { cols: Value<'ctx>, col_lo_bytes: Value<'ctx> },
 }
 
 impl<'ctx> View<'ctx> {
@@ -682,22 +700,96 @@ impl<'ctx> View<'ctx> {
     const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
 
-    /// The next copy, as the variable's storage: its element `i` is the copy's `i - lo`.
-    /// Made right after the room's call (in the entry block, before any loop begins).
+    /// Computes in the entry block, right after the room's call (before any loop begins).
+    fn builder(&self) -> crate::ir::Builder<'ctx> {
+        let b = self.area.context().builder();
+        b.position_before(self.area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        b
+    }
+
+    /// The bytes of a copy's row table (none but through pointers), rounded up to 16.
+    fn table_bytes(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
+        let i64t = self.area.context().i64();
+        match self.shape {
+            ViewShape::Rows { .. } => align16(b, b.binop(Opcode::LLVMMul, self.count, i64t.const_int(8))),
+            _ => i64t.const_int(0),
+        }
+    }
+
+    /// The elements a copy holds (after its row table), which the identity, the trees and
+    /// the combines between copies cover.
+    fn elements(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
+        match self.shape {
+            ViewShape::Rows { cols, .. } => b.binop(Opcode::LLVMMul, self.count, cols),
+            _ => self.count,
+        }
+    }
+
+    /// The next copy, as the variable's storage: what the region's accesses address as the
+    /// variable (its element `i` is the copy's `i - lo`; through pointers, its row table).
     fn next_copy(&self, m: Module<'ctx>, elem_bytes: u64) -> Value<'ctx> {
         let ctx = m.context();
         let i64t = ctx.i64();
-        let b = ctx.builder();
-        b.position_before(self.area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        let b = self.builder();
         let k = self.used.get();
         self.used.set(k + 1);
-        let bytes = b.binop(Opcode::LLVMMul, self.count, i64t.const_int(elem_bytes));
-        let align = crate::private_copies::ALIGN;
-        let stride = b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, bytes, i64t.const_int(align - 1)), i64t.const_int(!(align - 1)));
-        let start = b.binop(Opcode::LLVMMul, stride, i64t.const_int(k));
-        let offset = b.binop(Opcode::LLVMSub, start, self.lo_bytes);
-        b.gep_bytes(ctx, self.area, offset)
+        let data = b.binop(Opcode::LLVMMul, self.elements(&b), i64t.const_int(elem_bytes));
+        let stride = align16(&b, b.binop(Opcode::LLVMAdd, self.table_bytes(&b), data));
+        let copy = b.gep_bytes(ctx, self.area, b.binop(Opcode::LLVMMul, stride, i64t.const_int(k)));
+        if let ViewShape::Rows { cols, col_lo_bytes } = self.shape {
+            let row_bytes = b.binop(Opcode::LLVMMul, cols, i64t.const_int(elem_bytes));
+            let level = i64t.const_int(crate::private_copies::CopyLevel::Thread as u64);
+            crate::private_copies::call_rows(m, &b, &b, copy, &[self.count, col_lo_bytes], row_bytes, ctx.ptr().const_null(), level);
+        }
+        b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes))
     }
+
+    /// The first element of copy `p` (as [`View::next_copy`] gave it), where `b` is.
+    fn first(&self, b: &crate::ir::Builder<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
+        let ctx = p.context();
+        b.gep_bytes(ctx, p, b.binop(Opcode::LLVMAdd, self.lo_bytes, self.table_bytes(b)))
+    }
+
+    /// `combine_atomic(variable's elements, copy's, n, dims)` before `before`: once for one
+    /// range, per row for the others (only the section's columns of the variable).
+    fn combine_into_variable(&self, m: Module<'ctx>, before: Value<'ctx>, var: Value<'ctx>, copy: Value<'ctx>, elem_bytes: u64, combine: Value<'ctx>, dims: Value<'ctx>) {
+        let ctx = m.context();
+        let i64t = ctx.i64();
+        let b = ctx.builder();
+        b.position_before(before);
+        let size = i64t.const_int(elem_bytes);
+        match self.shape {
+            ViewShape::Flat => {
+                b.call(combine, &[b.gep_bytes(ctx, var, self.lo_bytes), self.first(&b, copy), self.count, dims], "");
+            }
+            ViewShape::Part { first, cols, row } => {
+                let rows = b.binop(Opcode::LLVMUDiv, self.count, row);
+                for_each_row(m, before, rows, |b, r| {
+                    // Element (r x row + first) from the section's start, in both.
+                    let at = b.binop(Opcode::LLVMMul, b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, r, row), first), size);
+                    let dst = b.gep_bytes(ctx, b.gep_bytes(ctx, var, self.lo_bytes), at);
+                    let src = b.gep_bytes(ctx, self.first(b, copy), at);
+                    b.call(combine, &[dst, src, cols, dims], "");
+                });
+            }
+            ViewShape::Rows { cols, col_lo_bytes } => {
+                for_each_row(m, before, self.count, |b, r| {
+                    let slot = b.gep_bytes(ctx, var, b.binop(Opcode::LLVMAdd, self.lo_bytes, b.binop(Opcode::LLVMMul, r, i64t.const_int(8))));
+                    let row = b.load(ctx.ptr(), slot, "acc.red.row.ptr");
+                    let dst = b.gep_bytes(ctx, row, col_lo_bytes);
+                    let src = b.gep_bytes(ctx, self.first(b, copy), b.binop(Opcode::LLVMMul, b.binop(Opcode::LLVMMul, r, cols), size));
+                    b.call(combine, &[dst, src, cols, dims], "");
+                });
+            }
+        }
+    }
+}
+
+/// `v` rounded up to a multiple of 16 (the private area's alignment).
+fn align16<'ctx>(b: &crate::ir::Builder<'ctx>, v: Value<'ctx>) -> Value<'ctx> {
+    let i64t = v.context().i64();
+    let align = crate::private_copies::ALIGN;
+    b.binop(Opcode::LLVMAnd, b.binop(Opcode::LLVMAdd, v, i64t.const_int(align - 1)), i64t.const_int(!(align - 1)))
 }
 
 /// Whether a site's loop gives each iteration a copy of its own, starting at the identity
@@ -885,10 +977,10 @@ fn row_part<'ctx, K>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<K>,
     b.gep_bytes(ctx, p, offset)
 }
 
-/// Runs `body` (with the row number, an `i64`) for rows 0..`rows` in a loop placed just
-/// before `before` (control flow the same for every thread: the helpers' barriers inside stay
-/// uniform); the builder it gets is inside the loop.
-fn for_each_row<'ctx>(m: Module<'ctx>, before: Value<'ctx>, rows: u64, body: impl FnOnce(&crate::ir::Builder<'ctx>, Value<'ctx>)) {
+/// Runs `body` (with the row number, an `i64`) for rows 0..`rows` (an `i64`) in a loop placed
+/// just before `before` (control flow the same for every thread: the helpers' barriers
+/// inside stay uniform); the builder it gets is inside the loop.
+fn for_each_row<'ctx>(m: Module<'ctx>, before: Value<'ctx>, rows: Value<'ctx>, body: impl FnOnce(&crate::ir::Builder<'ctx>, Value<'ctx>)) {
     let ctx = m.context();
     let i64t = ctx.i64();
     let head = before.parent_block();
@@ -897,14 +989,14 @@ fn for_each_row<'ctx>(m: Module<'ctx>, before: Value<'ctx>, rows: u64, body: imp
     let b = ctx.builder();
     head.terminator().expect("a split block ends with a branch").erase();
     b.position_at_end(head);
-    b.br(lp);
+    b.cond_br(b.icmp(crate::ir::IntPred::LLVMIntSGT, rows, i64t.const_int(0)), lp, done);
     b.position_at_end(lp);
     let r = b.phi(i64t, "acc.red.row");
     r.add_incoming(i64t.const_int(0), head);
     body(&b, r);
     let next = b.binop(Opcode::LLVMAdd, r, i64t.const_int(1));
     r.add_incoming(next, b.insert_block());
-    b.cond_br(b.icmp(crate::ir::IntPred::LLVMIntULT, next, i64t.const_int(rows)), lp, done);
+    b.cond_br(b.icmp(crate::ir::IntPred::LLVMIntSLT, next, rows), lp, done);
 }
 
 /// The private copy's type: the element, or an array up to the section's end.

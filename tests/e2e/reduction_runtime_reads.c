@@ -5,7 +5,8 @@
  * (codegen/src/reduction.rs `View`): a read sees the thread's own partial result. Every
  * check holds however the iterations are spread (the reads test what any partial result
  * satisfies); sizes are odd, each element is hit by many iterations from different gangs
- * and lanes, and the original values take part. */
+ * and lanes, and the original values take part. Also rows that are pointers and a part of
+ * each row with run-time bounds (copies combined into the variable row by row). */
 #define E2E_NAME "reduction_runtime_reads"
 #include "e2e.h"
 #include <complex.h>
@@ -154,6 +155,50 @@ static void complexes(int n, int m) {
   free(z);
 }
 
+/* Rows that are pointers (`p[1:r][2:c]` of `double **p`: each copy is a row table and its
+ * rows) and a part of each row with run-time bounds (`q[a:r][b:c]` of `int (*q)[9]`, under
+ * `&&`: the elements outside the part keep their 5s); reads and plain stores. */
+static void rows(int n, int r, int c) {
+  double **p = e2e_alloc(sizeof(double *) * (r + 2));
+  for (int i = 0; i < r + 2; i++) {
+    p[i] = e2e_alloc(sizeof(double) * (c + 4));
+    for (int j = 0; j < c + 4; j++) p[i][j] = i * 100 + j;
+  }
+  int (*q)[9] = e2e_alloc(sizeof(int[9]) * (r + 3));
+  for (int i = 0; i < r + 3; i++)
+    for (int j = 0; j < 9; j++) q[i][j] = 5;
+  int a = 2, b = 3, w = 4;
+  for (int i = a; i < a + r; i++)
+    for (int j = b; j < b + w; j++) q[i][j] = 1;
+  int *ok = e2e_alloc(sizeof(int) * n);
+#pragma acc parallel loop reduction(+: p[1:r][2:c]) reduction(&&: q[a:r][b:w]) copyout(ok[0:n])
+  for (int i = 0; i < n; i++) {
+    int y = 1 + i % r, x = 2 + (i * 7) % c;
+    double t = p[y][x] + (i % 3);
+    p[y][x] = t > 1e300 ? 0 : t;
+    ok[i] = p[y][x] >= 0;
+    int u = a + (i * 5) % r, v = b + i % w, keep = q[u][v];
+    q[u][v] = keep && (i != n / 2);
+  }
+  for (int i = 0; i < r + 2; i++)
+    for (int j = 0; j < c + 4; j++) {
+      double want = i * 100 + j;
+      for (int k = 0; k < n; k++)
+        if (i >= 1 && i < 1 + r && j >= 2 && j < 2 + c && 1 + k % r == i && 2 + (k * 7) % c == j) want += k % 3;
+      CHECK(p[i][j] == want, "rows(%d, %d, %d): p[%d][%d] = %g, want %g", n, r, c, i, j, p[i][j], want);
+    }
+  for (int i = 0; i < r + 3; i++)
+    for (int j = 0; j < 9; j++) {
+      int inside = i >= a && i < a + r && j >= b && j < b + w, want = inside ? 1 : 5;
+      for (int k = 0; k < n; k++)
+        if (inside && a + (k * 5) % r == i && b + k % w == j) want = want && k != n / 2;
+      CHECK(q[i][j] == want, "rows(%d, %d, %d): q[%d][%d] = %d, want %d", n, r, c, i, j, q[i][j], want);
+    }
+  for (int i = 0; i < n; i++) CHECK(ok[i] == 1, "rows: ok[%d] = %d", i, ok[i]);
+  for (int i = 0; i < r + 2; i++) free(p[i]);
+  free(p), free(q), free(ok);
+}
+
 int main(void) {
   combined(3001, 37);
   combined(5, 11);
@@ -162,5 +207,7 @@ int main(void) {
   nested(45, 77, 13);
   repeated(1001, 17);
   complexes(999, 19);
+  rows(2999, 5, 7);
+  rows(17, 3, 2);
   return e2e_finish();
 }
