@@ -945,7 +945,11 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
                 let (lo_bytes, count, extras) = crate::private_copies::view_params(k, call, layout.extras())?;
                 let shape = match (layout, &extras[..]) {
                     (ViewLayout::Part, [first, cols, row]) => ViewShape::Part { first: *first, cols: *cols, row: *row },
-                    (ViewLayout::Rows, [cols, col_lo_bytes]) => ViewShape::Rows { cols: *cols, col_lo_bytes: *col_lo_bytes },
+                    (ViewLayout::Rows(_), [tables @ .., cols]) => {
+                        let mut dims = vec![count];
+                        dims.extend_from_slice(tables);
+                        ViewShape::Rows { dims, cols: *cols }
+                    }
                     _ => ViewShape::Flat,
                 };
                 let view = crate::reduction::View { area: call, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };

@@ -408,9 +408,11 @@ pub enum ViewLayout {
     /// A part of each row of `count` elements of whole rows: `first`, `cols`, `row` (the
     /// row's elements) follow.
     Part,
-    /// Through one level of pointer rows: the table of `count` row pointers, then the rows;
-    /// `cols` and the bytes before a row's first column follow.
-    Rows,
+    /// Through this many levels of pointer rows: each level's table (of `count` row pointers
+    /// at the first level), then the rows; [`rows_dims`]' values after the count follow
+    /// (level 0's rebase, then each further level's count and rebase), then the row's
+    /// elements.
+    Rows(usize),
 }
 
 impl ViewLayout {
@@ -418,7 +420,7 @@ impl ViewLayout {
         match (x.dims.len(), x.rows.len()) {
             (0, 0) => Some(ViewLayout::Flat),
             (1, 0) => Some(ViewLayout::Part),
-            (0, 1) => Some(ViewLayout::Rows),
+            (0, levels) => Some(ViewLayout::Rows(levels)),
             _ => None,
         }
     }
@@ -428,7 +430,7 @@ impl ViewLayout {
         match self {
             ViewLayout::Flat => 0,
             ViewLayout::Part => 3,
-            ViewLayout::Rows => 2,
+            ViewLayout::Rows(levels) => 2 * levels,
         }
     }
 }
@@ -444,9 +446,10 @@ fn view_args<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Vec<Value<'ctx>> {
             let d = x.dims[0];
             vec![b.binop(Opcode::LLVMMul, wide(x.length), wide(d.extent)), wide(d.lower), wide(d.length), wide(d.extent)]
         }
-        ViewLayout::Rows => {
-            let r = x.rows[0];
-            vec![wide(x.length), wide(r.length), b.binop(Opcode::LLVMMul, wide(r.lower), i64t.const_int(r.elem_size))]
+        ViewLayout::Rows(_) => {
+            let (mut dims, _) = rows_dims(b, x);
+            dims.push(wide(x.rows.last().expect("rows").length));
+            dims
         }
     }
 }
@@ -915,7 +918,7 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
             Source::ReductionView(x) => {
                 // Whole rows of a part of each row; a row table and the rows through pointers.
                 let bytes = match ViewLayout::of(x) {
-                    Some(ViewLayout::Rows) => rows_bytes(b, x),
+                    Some(ViewLayout::Rows(_)) => rows_bytes(b, x),
                     _ => b.binop(Opcode::LLVMMul, b.sext_or_trunc(x.length, i64t), b.sext_or_trunc(x.elem_size, i64t)),
                 };
                 (ctx.ptr().const_null(), bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))

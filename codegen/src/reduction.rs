@@ -682,16 +682,18 @@ pub struct View<'ctx> {
 }
 
 /// What a [`View`]'s section is (private_copies.rs `ViewLayout`, with its kernel parameters).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub enum ViewShape<'ctx> {
     /// One range of `count` elements.
     Flat,
     /// `cols` columns from `first` of each row of `row` elements; a copy holds the whole rows.
     Part { first: Value<'ctx>, cols: Value<'ctx>, row: Value<'ctx> },
-    /// Rows that are pointers: `cols` elements from `col_lo_bytes` into each; a copy is a
-    /// table of `count` row pointers (aimed at its own rows, as a private copy's,
-    /// `__acc_private_rows`), then the rows.
-    Rows { cols: Value<'ctx>, col_lo_bytes: Value<'ctx> },
+    /// Rows that are pointers, through `dims.len() / 2` levels: per level its entry count per
+    /// sub-table and the rebase of what its entries point to (`dims`, as
+    /// `__acc_private_rows` takes them: the first count is `count`), then `cols` elements
+    /// per row. A copy is each level's table (aimed at its own next level, as a private
+    /// copy's), then the rows.
+    Rows { dims: Vec<Value<'ctx>>, cols: Value<'ctx> },
 }
 
 impl<'ctx> View<'ctx> {
@@ -707,20 +709,30 @@ impl<'ctx> View<'ctx> {
         b
     }
 
-    /// The bytes of a copy's row table (none but through pointers), rounded up to 16.
+    /// The bytes of a copy's row tables (none but through pointers), each rounded up to 16.
     fn table_bytes(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
         let i64t = self.area.context().i64();
-        match self.shape {
-            ViewShape::Rows { .. } => align16(b, b.binop(Opcode::LLVMMul, self.count, i64t.const_int(8))),
-            _ => i64t.const_int(0),
+        let mut total = i64t.const_int(0);
+        if let ViewShape::Rows { dims, .. } = &self.shape {
+            let mut entries = i64t.const_int(1);
+            for count in dims.iter().step_by(2) {
+                entries = b.binop(Opcode::LLVMMul, entries, *count);
+                total = b.binop(Opcode::LLVMAdd, total, align16(b, b.binop(Opcode::LLVMMul, entries, i64t.const_int(8))));
+            }
         }
+        total
     }
 
-    /// The elements a copy holds (after its row table), which the identity, the trees and
+    /// The rows of a copy through pointers: the product of the levels' counts.
+    fn data_rows(b: &crate::ir::Builder<'ctx>, dims: &[Value<'ctx>]) -> Value<'ctx> {
+        dims.iter().step_by(2).skip(1).fold(dims[0], |n, c| b.binop(Opcode::LLVMMul, n, *c))
+    }
+
+    /// The elements a copy holds (after its row tables), which the identity, the trees and
     /// the combines between copies cover.
     fn elements(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
-        match self.shape {
-            ViewShape::Rows { cols, .. } => b.binop(Opcode::LLVMMul, self.count, cols),
+        match &self.shape {
+            ViewShape::Rows { dims, cols } => b.binop(Opcode::LLVMMul, Self::data_rows(b, dims), *cols),
             _ => self.count,
         }
     }
@@ -736,10 +748,10 @@ impl<'ctx> View<'ctx> {
         let data = b.binop(Opcode::LLVMMul, self.elements(&b), i64t.const_int(elem_bytes));
         let stride = align16(&b, b.binop(Opcode::LLVMAdd, self.table_bytes(&b), data));
         let copy = b.gep_bytes(ctx, self.area, b.binop(Opcode::LLVMMul, stride, i64t.const_int(k)));
-        if let ViewShape::Rows { cols, col_lo_bytes } = self.shape {
-            let row_bytes = b.binop(Opcode::LLVMMul, cols, i64t.const_int(elem_bytes));
+        if let ViewShape::Rows { dims, cols } = &self.shape {
+            let row_bytes = b.binop(Opcode::LLVMMul, *cols, i64t.const_int(elem_bytes));
             let level = i64t.const_int(crate::private_copies::CopyLevel::Thread as u64);
-            crate::private_copies::call_rows(m, &b, &b, copy, &[self.count, col_lo_bytes], row_bytes, ctx.ptr().const_null(), level);
+            crate::private_copies::call_rows(m, &b, &b, copy, dims, row_bytes, ctx.ptr().const_null(), level);
         }
         b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes))
     }
@@ -758,11 +770,11 @@ impl<'ctx> View<'ctx> {
         let b = ctx.builder();
         b.position_before(before);
         let size = i64t.const_int(elem_bytes);
-        match self.shape {
+        match &self.shape {
             ViewShape::Flat => {
                 b.call(combine, &[b.gep_bytes(ctx, var, self.lo_bytes), self.first(&b, copy), self.count, dims], "");
             }
-            ViewShape::Part { first, cols, row } => {
+            &ViewShape::Part { first, cols, row } => {
                 let rows = b.binop(Opcode::LLVMUDiv, self.count, row);
                 for_each_row(m, before, rows, |b, r| {
                     // Element (r x row + first) from the section's start, in both.
@@ -772,13 +784,27 @@ impl<'ctx> View<'ctx> {
                     b.call(combine, &[dst, src, cols, dims], "");
                 });
             }
-            ViewShape::Rows { cols, col_lo_bytes } => {
-                for_each_row(m, before, self.count, |b, r| {
-                    let slot = b.gep_bytes(ctx, var, b.binop(Opcode::LLVMAdd, self.lo_bytes, b.binop(Opcode::LLVMMul, r, i64t.const_int(8))));
-                    let row = b.load(ctx.ptr(), slot, "acc.red.row.ptr");
-                    let dst = b.gep_bytes(ctx, row, col_lo_bytes);
+            ViewShape::Rows { dims: levels, cols } => {
+                let cols = *cols;
+                let rows = Self::data_rows(&b, levels);
+                for_each_row(m, before, rows, |b, r| {
+                    // Row r's digits, one per level (the last varies fastest), then down the
+                    // variable's tables from the section's start, each entry moved to its
+                    // section's start.
+                    let mut digits = Vec::new();
+                    let mut rest = r;
+                    for count in levels.iter().step_by(2).rev() {
+                        digits.push(b.binop(Opcode::LLVMURem, rest, *count));
+                        rest = b.binop(Opcode::LLVMUDiv, rest, *count);
+                    }
+                    digits.reverse();
+                    let mut table = b.gep_bytes(ctx, var, self.lo_bytes);
+                    for (digit, rebase) in digits.iter().zip(levels.iter().skip(1).step_by(2)) {
+                        let entry = b.load(ctx.ptr(), b.gep_bytes(ctx, table, b.binop(Opcode::LLVMMul, *digit, i64t.const_int(8))), "acc.red.row.ptr");
+                        table = b.gep_bytes(ctx, entry, *rebase);
+                    }
                     let src = b.gep_bytes(ctx, self.first(b, copy), b.binop(Opcode::LLVMMul, b.binop(Opcode::LLVMMul, r, cols), size));
-                    b.call(combine, &[dst, src, cols, dims], "");
+                    b.call(combine, &[table, src, cols, dims], "");
                 });
             }
         }

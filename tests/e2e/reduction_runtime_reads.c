@@ -199,6 +199,37 @@ static void rows(int n, int r, int c) {
   free(p), free(q), free(ok);
 }
 
+/* Two levels of pointer rows (`q[1:a][0:b][2:c]` of `long ***q`), read and stored plainly. */
+static void planes(int n, int a, int b, int c) {
+  long ***q = e2e_alloc(sizeof(long **) * (a + 1));
+  for (int i = 0; i < a + 1; i++) {
+    q[i] = e2e_alloc(sizeof(long *) * b);
+    for (int j = 0; j < b; j++) {
+      q[i][j] = e2e_alloc(sizeof(long) * (c + 3));
+      for (int k = 0; k < c + 3; k++) q[i][j][k] = i * 10000 + j * 100 + k;
+    }
+  }
+#pragma acc parallel loop gang vector_length(64) reduction(+: q[1:a][0:b][2:c])
+  for (int t = 0; t < n; t++) {
+    int i = 1 + t % a, j = (t / 3) % b, k = 2 + (t * 7) % c;
+    long v = q[i][j][k];
+    q[i][j][k] = v < -1000000000 ? 0 : v + t % 5;
+  }
+  for (int i = 0; i < a + 1; i++)
+    for (int j = 0; j < b; j++)
+      for (int k = 0; k < c + 3; k++) {
+        long want = i * 10000 + j * 100 + k;
+        for (int t = 0; t < n; t++)
+          if (i >= 1 && k >= 2 && k < 2 + c && 1 + t % a == i && (t / 3) % b == j && 2 + (t * 7) % c == k) want += t % 5;
+        CHECK(q[i][j][k] == want, "planes(%d, %d, %d, %d): q[%d][%d][%d] = %ld, want %ld", n, a, b, c, i, j, k, q[i][j][k], want);
+      }
+  for (int i = 0; i < a + 1; i++) {
+    for (int j = 0; j < b; j++) free(q[i][j]);
+    free(q[i]);
+  }
+  free(q);
+}
+
 int main(void) {
   combined(3001, 37);
   combined(5, 11);
@@ -209,5 +240,6 @@ int main(void) {
   complexes(999, 19);
   rows(2999, 5, 7);
   rows(17, 3, 2);
+  planes(3001, 3, 4, 5);
   return e2e_finish();
 }
