@@ -505,8 +505,8 @@ pub fn place<'ctx>(v: Value<'ctx>, source: Source<'ctx>, origin: Origin, loops: 
 /// 3.3 §2.9.10: a copy per iteration), as if the body declared `T copy[k]`: a dynamic alloca
 /// between a stack save at the body's start and a restore at the latch. Its placement then
 /// follows the variable-length arrays' (privatize.rs): each thread's own stack when only the
-/// loop's own lanes use it, the device heap (one per gang or worker) when a finer loop inside
-/// shares it. The loop body's loads of the pointer read a slot holding the copy's address
+/// loop's own lanes use it (the heap over 256 bytes), the device heap (one per gang or
+/// worker) when a finer loop inside shares it. The loop body's loads of the pointer read a slot holding the copy's address
 /// minus the section's start; uses outside the loop keep the shared pointer.
 #[derive(Clone, Debug)]
 pub struct InLoopCopy<'ctx> {

@@ -196,6 +196,9 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
     let plo = partitioned_loops(&cfg, loops);
     let mut placed = Placed::default();
     place_dynamic_arrays(m, k, &cfg, &plo, loc, &mut placed)?;
+    // (A thread's own array from the heap split blocks.)
+    let cfg = FunctionCfg::new(k);
+    let plo = partitioned_loops(&cfg, loops);
     let mut shared_bytes = 0u64;
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
         let ty = a.allocated_type();
@@ -249,10 +252,13 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         // private_copies::InLoopCopy; clang puts fixed-size arrays in the entry block.)
         .filter(|i| i.is_alloca())
         .collect();
+    // A thread's own arrays change the control flow: after every decision on this CFG.
+    let mut own = Vec::new();
     for a in dynamic {
         let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();
         let place = usage_placement(plo, &uses);
         if place == Placement::PerThread {
+            own.push((a, scope_ends(k, cfg, a)));
             continue;
         }
         let ends = scope_ends(k, cfg, a).ok_or_else(|| {
@@ -282,7 +288,89 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         placed.per_worker |= place == Placement::PerWorker;
         placed.heap.push(HeapArray { name, place, sized_in_region: true });
     }
+    for (a, ends) in own {
+        thread_stack_or_heap(m, a, ends, placed);
+    }
     Ok(())
+}
+
+/// The most bytes a thread's own array of run-time size takes on its stack: CUDA gives a
+/// thread 1 KiB of stack unless the program raises it, and the kernel's own frame shares it
+/// (a larger dynamic alloca overran it: CUDA_ERROR_ILLEGAL_ADDRESS).
+pub const THREAD_STACK_ARRAY_BYTES: u64 = 256;
+
+/// A thread's own array of run-time size (dynamic alloca `a`: a variable-length array in the
+/// finest partitioned loop's body, or a loop's private copy sized in the region,
+/// private_copies.rs `InLoopCopy`): on the thread's stack up to [`THREAD_STACK_ARRAY_BYTES`],
+/// else from the device heap, allocated where it is declared and freed at the end of its
+/// scope (`ends`, [`scope_ends`]). Left as it is when its size is a constant that small, or
+/// when its scope's end is not known (as before: the stack).
+fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<Value<'ctx>>>, placed: &mut Placed) {
+    let ctx = m.context();
+    let i64t = ctx.i64();
+    let elem = a.allocated_type().store_size(m);
+    if a.operand(0).const_int_value().is_some_and(|c| u64::try_from(c).is_ok_and(|c| c.saturating_mul(elem) <= THREAD_STACK_ARRAY_BYTES)) {
+        return;
+    }
+    let Some(ends) = ends else { return };
+    let (malloc, free) = heap_functions(m);
+    let b = ctx.builder();
+    b.position_before(a);
+    let count = b.zext_or_trunc(a.operand(0), i64t);
+    let bytes = b.binop(Opcode::LLVMMul, count, i64t.const_int(elem));
+    let large = b.icmp(crate::ir::IntPred::LLVMIntUGT, bytes, i64t.const_int(THREAD_STACK_ARRAY_BYTES));
+    // The stack's part: all of it, or nothing.
+    let on_stack = b.select(large, i64t.const_int(0), count);
+    a.set_operand(0, b.zext_or_trunc(on_stack, a.operand(0).ty()));
+    // (Lifetime markers name allocas; the array may be the heap's now.)
+    for u in a.users().into_iter().filter(|u| is_lifetime_marker(*u)) {
+        u.erase();
+    }
+    let after = a.next_instruction().expect("an alloca is followed by its block's terminator at least");
+    let users: Vec<Value> = a.users();
+    let heap = if_then(m, after, large, |b| b.call(malloc, &[bytes], "vla.thread.heap"));
+    b.position_before(after);
+    let p = b.phi(ctx.ptr(), "vla.thread");
+    p.add_incoming(a, heap.skipped);
+    p.add_incoming(heap.value, heap.then);
+    for u in users {
+        for i in 0..u.num_operands() {
+            if u.operand(i) == a {
+                u.set_operand(i, p);
+            }
+        }
+    }
+    for end in ends {
+        if_then(m, end, large, |b| {
+            b.call(free, &[p], "");
+            p
+        });
+    }
+    placed.heap.push(HeapArray { name: crate::outline::display_name(a), place: Placement::PerThread, sized_in_region: true });
+}
+
+/// What [`if_then`] made: the value its body computed, the body's block and the block that
+/// branched around it.
+struct Conditional<'ctx> {
+    value: Value<'ctx>,
+    then: Block<'ctx>,
+    skipped: Block<'ctx>,
+}
+
+/// `if (cond) { body }` just before `before`, which then starts the join block.
+fn if_then<'ctx>(m: Module<'ctx>, before: Value<'ctx>, cond: Value<'ctx>, body: impl FnOnce(&crate::ir::Builder<'ctx>) -> Value<'ctx>) -> Conditional<'ctx> {
+    let ctx = m.context();
+    let head = before.parent_block();
+    let join = head.split_before(ctx, before, "acc.thread.heap.join");
+    let then = ctx.append_block(head.parent(), "acc.thread.heap");
+    let b = ctx.builder();
+    head.terminator().expect("a split block ends with a branch").erase();
+    b.position_at_end(head);
+    b.cond_br(cond, then, join);
+    b.position_at_end(then);
+    let value = body(&b);
+    b.br(join);
+    Conditional { value, then, skipped: head }
 }
 
 /// The ends of dynamic alloca `a`'s C scope: the `llvm.stackrestore` calls of the innermost

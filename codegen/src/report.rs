@@ -615,6 +615,14 @@ fn region_note<'ctx>(r: &Outlined<'ctx>, p: &KernelPlan) -> RegionNote {
     for h in &p.heap_arrays {
         let whose = match h.place {
             crate::privatize::Placement::PerWorker => "worker",
+            crate::privatize::Placement::PerThread => {
+                let why = format!(
+                    "a thread's own array whose size the region computes: on its stack up to {} bytes, else from the device heap, allocated where it is declared and freed at the end of its scope",
+                    crate::privatize::THREAD_STACK_ARRAY_BYTES
+                );
+                data.push(DataNote { clause: "private".into(), item: h.name.clone(), implicit: true, bytes: None, why: Some(why) });
+                continue;
+            }
             _ => "gang",
         };
         let why = if h.sized_in_region {

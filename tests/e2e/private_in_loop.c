@@ -38,6 +38,29 @@ int main(void) {
     }
   }
 
+  /* Vector loop, copies of 24 KiB: over the thread's stack share, from the device heap
+   * (the stack overran: CUDA_ERROR_ILLEGAL_ADDRESS). */
+  double *big = e2e_alloc(sizeof(double) * 3100), *outb = e2e_alloc(sizeof(double) * 37 * V);
+#pragma acc parallel loop gang copyout(outb[0:37 * V])
+  for (int j = 0; j < 37; j++) {
+    int k = 3000 + j % 7;
+#pragma acc loop vector private(big[0:k])
+    for (int v = 0; v < V; v++) {
+      for (int q = 0; q < k; q++) big[q] = v + q + j;
+      double s = 0;
+      for (int q = 0; q < k; q++) s += big[k - 1 - q] * (q % 3);
+      outb[j * V + v] = s;
+    }
+  }
+  for (int j = 0; j < 37; j++)
+    for (int v = 0; v < V; v++) {
+      int k = 3000 + j % 7;
+      double s = 0;
+      for (int q = 0; q < k; q++) s += (double)(v + (k - 1 - q) + j) * (q % 3);
+      CHECK(outb[j * V + v] == s, "big vector copies: outb[%d][%d] = %g, want %g", j, v, outb[j * V + v], s);
+    }
+  free(big), free(outb);
+
   /* Worker loop: one copy per worker iteration, shared by its vector lanes (device heap). */
 #pragma acc parallel loop gang num_workers(W) vector_length(32) copyout(out2[0:N * W])
   for (int j = 0; j < N; j++) {
