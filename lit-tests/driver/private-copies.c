@@ -95,10 +95,12 @@ void declared(int n, double *out) {
 
 #ifdef INNER
 // A loop's private section sized inside the region: a copy per iteration, made where the
-// iteration starts (each thread's stack here: only the vector loop's own lanes use it).
+// iteration starts (each thread's own here: only the vector loop's own lanes use it; on its
+// stack up to 256 bytes, else from the heap, not one per gang from the heap).
 // INNER-LABEL: private-copies.c: inner_bounds:
 // INNER: Generating private(t[0:k]): a copy per iteration of the loop, made where the iteration starts (its bounds are computed in the region)
-// INNER-NOT: from the device heap
+// INNER: Generating implicit private(t[0:k]): a thread's own array whose size the region computes: on its stack up to 256 bytes, else from the device heap
+// INNER-NOT: a copy per gang from the device heap
 void inner_bounds(int n, double *t, double *out) {
 #pragma acc parallel loop gang copyout(out[0:n])
   for (int j = 0; j < n; j++) {
