@@ -275,9 +275,7 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         let count = b.zext_or_trunc(a.operand(0), i64t);
         let bytes = b.binop(Opcode::LLVMMul, count, i64t.const_int(a.allocated_type().store_size(m)));
         let p = b.call(malloc, &[bytes], "vla.heap");
-        // Clang names a variable-length array's alloca `vla`, not after the variable.
-        let name = crate::outline::display_name(a);
-        let name = if name.trim_start_matches("vla").chars().all(|c| c.is_ascii_digit()) { "a variable-length array".to_string() } else { name };
+        let name = array_name(a);
         a.replace_all_uses_with(p);
         a.erase();
         for end in ends {
@@ -346,7 +344,18 @@ fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<
             p
         });
     }
-    placed.heap.push(HeapArray { name: crate::outline::display_name(a), place: Placement::PerThread, sized_in_region: true });
+    placed.heap.push(HeapArray { name: array_name(a), place: Placement::PerThread, sized_in_region: true });
+}
+
+/// What the report calls dynamic alloca `a`: its variable, or, as clang names a
+/// variable-length array's alloca `vla`, not after the variable, "a variable-length array".
+fn array_name(a: Value<'_>) -> String {
+    let name = crate::outline::display_name(a);
+    if name.trim_start_matches("vla").chars().all(|c| c.is_ascii_digit()) {
+        "a variable-length array".to_string()
+    } else {
+        name
+    }
 }
 
 /// What [`if_then`] made: the value its body computed, the body's block and the block that

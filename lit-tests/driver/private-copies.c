@@ -156,8 +156,10 @@ void shared_vla(int n, double *out) {
     out[j] = t[j % 7];
   }
 }
+// Each thread's own: its stack up to 256 bytes, else the heap (not one per gang).
 // VLA-LABEL: private-copies.c: own_vla:
-// VLA-NOT: device heap
+// VLA: Generating implicit private(a variable-length array): a thread's own array whose size the region computes: on its stack up to 256 bytes, else from the device heap
+// VLA-NOT: a copy per gang from the device heap
 void own_vla(int n, double *out) {
 #pragma acc parallel loop gang vector copyout(out[0:n])
   for (int j = 0; j < n; j++) {
