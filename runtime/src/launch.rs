@@ -340,7 +340,7 @@ pub unsafe fn launch(
                 0 => u32::MAX,
                 // SAFETY: `args` is the kernel's parameter array, with the slots
                 // `private_arg` names (caller's guarantee).
-                p => unsafe { private_area::gangs_that_fit(p, args, size, cuda::mem_get_info().map_or(u64::MAX, |(free, _)| free as u64 / 2)) },
+                p => unsafe { private_area::gangs_that_fit(p, args, size, || cuda::mem_get_info().map_or(u64::MAX, |(free, _)| free as u64 / 2)) },
             };
             let size = cap_gangs(size, kd.flags, wave.min(fit));
             notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));

@@ -54,20 +54,26 @@ unsafe fn copy_sizes(private_arg: u64, args: *mut *mut c_void) -> [i64; 3] {
 }
 
 /// The most gangs of a launch of `size`'s workers and lanes whose private area fits in
-/// `budget` bytes (`u32::MAX` without private copies): the runtime lowers a gang count it
+/// `budget()` bytes (`u32::MAX` without private copies): the runtime lowers a gang count it
 /// chose (`ACCRT_KERNEL_CAP_GANGS`) to it, so that per-thread copies of a large section
 /// (gangs x threads x bytes) need not fail for lack of memory. Partitioned loops stride by
 /// the real launch size, so fewer gangs compute the same.
 ///
 /// # Safety
 /// As for [`with_private_area`].
-pub unsafe fn gangs_that_fit(private_arg: u64, args: *mut *mut c_void, size: Size, budget: u64) -> u32 {
+pub unsafe fn gangs_that_fit(private_arg: u64, args: *mut *mut c_void, size: Size, budget: impl FnOnce() -> u64) -> u32 {
     if private_arg == 0 || args.is_null() {
         return u32::MAX;
     }
     // SAFETY: the caller's guarantee.
     let [g, w, t] = unsafe { copy_sizes(private_arg, args) };
-    gang_bytes(g, w, t, size.workers, size.vector).map_or(1, |b| gangs_within(b, budget))
+    // (The budget is a driver call: only for a launch whose copies take bytes; a reduction's
+    // room the kernel did not use takes none.)
+    match gang_bytes(g, w, t, size.workers, size.vector) {
+        Some(0) => u32::MAX,
+        Some(b) => gangs_within(b, budget()),
+        None => 1,
+    }
 }
 
 /// Runs `launch` (final sizes `size`) with the private area its kernel asks for written to
