@@ -806,15 +806,15 @@ fn reductions<'ctx>(
     // the loop; the rest get private copies (reduction.rs), and so do the items of a
     // variable without constant bounds that some region uses other than by updating it,
     // when the kernel has room for them (`views`): of run-time size, in the private area.
-    let mut atomic_plans: Vec<(Value<'ctx>, crate::atomic_reduction::Planned<'ctx>, crate::reduction::Note, Reduction<'ctx>, Option<usize>)> = Vec::new();
+    let mut atomic_plans: Vec<AtomicItem<'ctx>> = Vec::new();
     let mut viewed: Vec<(Value<'ctx>, String, Loc)> = Vec::new();
     let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, partitioned: bool, loc: &Loc, span: &str, owner: Option<usize>| -> Result<Vec<Reduction<'ctx>>> {
         use crate::reduction::Placement;
         let mut kept = Vec::new();
         for x in items {
             let placement = crate::reduction::placement(&x);
-            let host_var = crate::private_copies::reduced_variable(&x.var);
-            if placement == Placement::Copies || (viewed.iter().any(|(v, _, _)| *v == host_var) && views.contains_key(&host_var)) {
+            let var = crate::private_copies::reduced_variable(&x.var);
+            if placement == Placement::Copies || viewed.iter().any(|(v, _, _)| *v == var) {
                 kept.push(x);
                 continue;
             }
@@ -833,10 +833,10 @@ fn reductions<'ctx>(
                         (true, false) => "its updates as written (one thread runs the loop over its own copy of the array)".to_string(),
                     };
                     let note = crate::reduction::Note { loc: loc.clone(), clause: format!("reduction({}:{})", x.op.symbol(), x.var.text), span: span.into(), strategy };
-                    atomic_plans.push((host_var, p, note, x, owner));
+                    atomic_plans.push(AtomicItem { var, plan: p, note, item: x, owner });
                 }
-                Err(_) if placement == Placement::AtomicsNeeded && views.contains_key(&host_var) && !storage.is_alloca() => {
-                    viewed.push((host_var, x.var.text.clone(), loc.clone()));
+                Err(_) if placement == Placement::AtomicsNeeded && views.contains_key(&var) && !storage.is_alloca() => {
+                    viewed.push((var, x.var.text.clone(), loc.clone()));
                     kept.push(x);
                 }
                 Err(e) if placement == Placement::AtomicsNeeded => return Err(e),
@@ -876,45 +876,8 @@ fn reductions<'ctx>(
             gang_dim: descs[first + i].0.gang_dim,
         });
     }
-    // A variable with copies somewhere has them everywhere in the kernel: the items planned
-    // as atomics before its first copies were found go back to their lists.
-    let mut atomic_notes = Vec::new();
-    let mut plans = Vec::new();
-    for (host_var, p, note, x, owner) in atomic_plans {
-        if !viewed.iter().any(|(v, _, _)| *v == host_var) {
-            plans.push(p);
-            atomic_notes.push(note);
-            continue;
-        }
-        match owner {
-            None => {
-                if combined.0.is_some() {
-                    inputs[0].items.push(x.clone());
-                }
-                construct.push(x);
-            }
-            Some(i) => inputs[i].items.push(x),
-        }
-    }
-    // One range of elements per variable: its copies are of the section the room was made
-    // for.
-    let mut view_keys = HashMap::new();
-    for (host_var, text, loc) in &viewed {
-        let view = &views[host_var];
-        if *text != view.text {
-            return Err(AccError::unsupported(
-                loc,
-                format!("the array reduction '{text}' without constant bounds, of a variable another clause reduces as '{}', in a region that reads its elements (accc gives such a variable private copies of one section)", view.text),
-            ));
-        }
-    }
-    for x in construct.iter().chain(inputs.iter().flat_map(|i| i.items.iter())) {
-        let host_var = crate::private_copies::reduced_variable(&x.var);
-        if viewed.iter().any(|(v, _, _)| *v == host_var) {
-            view_keys.insert(crate::reduction::key_of(k, x.var.base), views[&host_var].view.clone());
-        }
-    }
-    let atomic_plans = plans;
+    let (atomic_plans, atomic_notes) = return_viewed(atomic_plans, &viewed, &mut construct, &mut inputs, combined.0.is_some());
+    let view_keys = view_keys(k, &viewed, &views, &construct, &inputs)?;
     crate::atomic_reduction::apply(dev, &atomic_plans);
     let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs, &view_keys)?;
     out.report.extend(atomic_notes);
@@ -922,6 +885,75 @@ fn reductions<'ctx>(
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
     Ok((out, used))
+}
+
+/// An item planned as atomics (atomic_reduction.rs): its variable in the kernel, the plan,
+/// the report's line, and the item with its list (the construct's, or `inputs`' index).
+struct AtomicItem<'ctx> {
+    var: Value<'ctx>,
+    plan: crate::atomic_reduction::Planned<'ctx>,
+    note: crate::reduction::Note,
+    item: crate::contract::Reduction<'ctx>,
+    owner: Option<usize>,
+}
+
+/// A variable with private copies somewhere (`viewed`) has them everywhere in the kernel:
+/// its items planned as atomics before its first copies were found go back to their lists
+/// (a construct's item to the combined loop's too). Returns the plans and report lines left.
+fn return_viewed<'ctx>(
+    planned: Vec<AtomicItem<'ctx>>,
+    viewed: &[(Value<'ctx>, String, Loc)],
+    construct: &mut Vec<crate::contract::Reduction<'ctx>>,
+    inputs: &mut [crate::reduction::LoopInput<'ctx>],
+    combined: bool,
+) -> (Vec<crate::atomic_reduction::Planned<'ctx>>, Vec<crate::reduction::Note>) {
+    let mut plans = Vec::new();
+    let mut notes = Vec::new();
+    for a in planned {
+        if !viewed.iter().any(|(v, _, _)| *v == a.var) {
+            plans.push(a.plan);
+            notes.push(a.note);
+            continue;
+        }
+        match a.owner {
+            None => {
+                if combined {
+                    inputs[0].items.push(a.item.clone());
+                }
+                construct.push(a.item);
+            }
+            Some(i) => inputs[i].items.push(a.item),
+        }
+    }
+    (plans, notes)
+}
+
+/// The copies of run-time size each item of a `viewed` variable takes, by the item's key
+/// (reduction.rs `key_of`). One section per variable: its room was sized for one clause's.
+fn view_keys<'ctx>(
+    k: Value<'ctx>,
+    viewed: &[(Value<'ctx>, String, Loc)],
+    views: &HashMap<Value<'ctx>, ViewRoom<'ctx>>,
+    construct: &[crate::contract::Reduction<'ctx>],
+    inputs: &[crate::reduction::LoopInput<'ctx>],
+) -> Result<HashMap<Value<'ctx>, crate::reduction::View<'ctx>>> {
+    for (var, text, loc) in viewed {
+        let room = &views[var];
+        if *text != room.text {
+            return Err(AccError::unsupported(
+                loc,
+                format!("the array reduction '{text}' without constant bounds, of a variable another clause reduces as '{}', in a region that reads its elements (accc gives such a variable private copies of one section)", room.text),
+            ));
+        }
+    }
+    let mut keys = HashMap::new();
+    for x in construct.iter().chain(inputs.iter().flat_map(|i| i.items.iter())) {
+        let var = crate::private_copies::reduced_variable(&x.var);
+        if viewed.iter().any(|(v, _, _)| *v == var) {
+            keys.insert(crate::reduction::key_of(k, x.var.base), views[&var].view.clone());
+        }
+    }
+    Ok(keys)
 }
 
 /// The room a kernel has for a reduction's private copies of run-time size
