@@ -370,10 +370,8 @@ struct Conditional<'ctx> {
 fn if_then<'ctx>(m: Module<'ctx>, before: Value<'ctx>, cond: Value<'ctx>, body: impl FnOnce(&crate::ir::Builder<'ctx>) -> Value<'ctx>) -> Conditional<'ctx> {
     let ctx = m.context();
     let head = before.parent_block();
-    let join = head.split_before(ctx, before, "acc.thread.heap.join");
-    let then = ctx.append_block(head.parent(), "acc.thread.heap");
+    let (then, join) = head.open_branch_before(ctx, before, "acc.thread.heap", "acc.thread.heap.join");
     let b = ctx.builder();
-    head.terminator().expect("a split block ends with a branch").erase();
     b.position_at_end(head);
     b.cond_br(cond, then, join);
     b.position_at_end(then);

@@ -1010,10 +1010,8 @@ fn for_each_row<'ctx>(m: Module<'ctx>, before: Value<'ctx>, rows: Value<'ctx>, b
     let ctx = m.context();
     let i64t = ctx.i64();
     let head = before.parent_block();
-    let done = head.split_before(ctx, before, "acc.red.rows.done");
-    let lp = ctx.append_block(head.parent(), "acc.red.rows");
+    let (lp, done) = head.open_branch_before(ctx, before, "acc.red.rows", "acc.red.rows.done");
     let b = ctx.builder();
-    head.terminator().expect("a split block ends with a branch").erase();
     b.position_at_end(head);
     b.cond_br(b.icmp(crate::ir::IntPred::LLVMIntSGT, rows, i64t.const_int(0)), lp, done);
     b.position_at_end(lp);

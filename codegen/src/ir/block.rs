@@ -63,6 +63,16 @@ impl<'ctx> Block<'ctx> {
         b.br(new);
         new
     }
+
+    /// Opens a branch before `at`: splits there (`join`: `at` on) and appends an empty block
+    /// `name` to the function; this block is left without a terminator, for the caller's
+    /// branch to the new block or the join. Returns (the new block, the join).
+    pub fn open_branch_before(self, ctx: Context<'ctx>, at: Value<'ctx>, name: &str, join_name: &str) -> (Block<'ctx>, Block<'ctx>) {
+        let join = self.split_before(ctx, at, join_name);
+        let new = ctx.append_block(self.parent(), name);
+        self.terminator().expect("a split block ends with a branch").erase();
+        (new, join)
+    }
 }
 
 impl<'ctx> Value<'ctx> {
