@@ -808,6 +808,7 @@ fn reductions<'ctx>(
     // when the kernel has room for them (`views`): of run-time size, in the private area.
     let mut atomic_plans: Vec<AtomicItem<'ctx>> = Vec::new();
     let mut viewed: Vec<(Value<'ctx>, String, Loc)> = Vec::new();
+    let mut local: Vec<(Reduction<'ctx>, usize)> = Vec::new();
     let mut atomics = |items: Vec<Reduction<'ctx>>, inside: &dyn Fn(crate::ir::Value<'ctx>) -> bool, partitioned: bool, loc: &Loc, span: &str, owner: Option<usize>| -> Result<Vec<Reduction<'ctx>>> {
         use crate::reduction::Placement;
         let mut kept = Vec::new();
@@ -837,6 +838,12 @@ fn reductions<'ctx>(
                 }
                 Err(_) if placement == Placement::AtomicsNeeded && views.contains_key(&var) && !storage.is_alloca() => {
                     viewed.push((var, x.var.text.clone(), loc.clone()));
+                    kept.push(x);
+                }
+                // A loop's item with no room (its bounds are computed in the region): copies
+                // made where the loop begins, of one range of elements.
+                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() && crate::private_copies::ViewLayout::of(&x.var) == Some(crate::private_copies::ViewLayout::Flat) => {
+                    local.push((x.clone(), owner.unwrap_or_default()));
                     kept.push(x);
                 }
                 Err(e) if placement == Placement::AtomicsNeeded => return Err(e),
@@ -877,11 +884,14 @@ fn reductions<'ctx>(
         });
     }
     let (atomic_plans, atomic_notes) = return_viewed(atomic_plans, &viewed, &mut construct, &mut inputs, combined.0.is_some());
-    let view_keys = view_keys(k, &viewed, &views, &construct, &inputs)?;
+    let mut view_keys = view_keys(k, &viewed, &views, &construct, &inputs)?;
+    for (x, owner) in &local {
+        view_keys.insert(crate::reduction::key_of(k, x.var.base), local_view(dev, x, inputs[*owner].begin));
+    }
     crate::atomic_reduction::apply(dev, &atomic_plans);
     let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs, &view_keys)?;
     out.report.extend(atomic_notes);
-    let used = views.values().map(|v| (v.view.area, v.view.used.get())).collect();
+    let used = views.values().filter_map(|v| Some((v.view.area?, v.view.used.get()))).collect();
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
     Ok((out, used))
@@ -956,6 +966,22 @@ fn view_keys<'ctx>(
     Ok(keys)
 }
 
+/// The copies of a loop's run-time-bounded item with no room in the private area (its
+/// bounds are computed in the region): made where the loop begins (reduction.rs
+/// `View::local_copy`), from the bounds the clause computed, converted after them (the
+/// driver's clause operands are computed between the loop's begin marker `begin` and its
+/// clause calls).
+fn local_view<'ctx>(dev: Module<'ctx>, x: &crate::contract::Reduction<'ctx>, begin: Value<'ctx>) -> crate::reduction::View<'ctx> {
+    let ctx = dev.context();
+    let i64t = ctx.i64();
+    let b = ctx.builder();
+    let at = crate::reduction::after_definitions(begin, &[x.var.length, x.var.lower, x.var.elem_size]);
+    b.position_before(at.next_instruction().expect("a loop's begin marker is followed by its loop"));
+    let count = b.sext_or_trunc(x.var.length, i64t);
+    let lo_bytes = b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(x.var.lower, i64t), b.sext_or_trunc(x.var.elem_size, i64t));
+    crate::reduction::View { area: None, count, lo_bytes, shape: crate::reduction::ViewShape::Flat, used: std::rc::Rc::new(std::cell::Cell::new(0)) }
+}
+
 /// The room a kernel has for a reduction's private copies of run-time size
 /// (`Source::ReductionView`), by the variable it is for (what it is in the kernel: the
 /// clauses' items name that).
@@ -984,7 +1010,7 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
                     }
                     _ => ViewShape::Flat,
                 };
-                let view = crate::reduction::View { area: call, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
+                let view = crate::reduction::View { area: Some(call), count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
                 Some((r.value_in(k, c.value)?, ViewRoom { text: x.text.clone(), view }))
             }
             _ => None,

@@ -256,7 +256,9 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
     let mut own = Vec::new();
     for a in dynamic {
         let uses: Vec<usize> = use_blocks(a).iter().map(|b| cfg.index[b]).chain(std::iter::once(cfg.index[&a.parent_block()])).collect();
-        let place = usage_placement(plo, &uses);
+        // (A name can say whose it is: a reduction's copy made where its loop begins,
+        // reduction.rs `View::local_copy`, is each thread's though the trees read it after.)
+        let place = explicit(&a.name()).unwrap_or_else(|| usage_placement(plo, &uses));
         if place == Placement::PerThread {
             own.push((a, scope_ends(k, cfg, a)));
             continue;
@@ -311,7 +313,7 @@ fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<
         return;
     }
     let Some(ends) = ends else { return };
-    let (malloc, free) = heap_functions(m);
+    let (malloc, free) = thread_heap_functions(m);
     let b = ctx.builder();
     b.position_before(a);
     let count = b.zext_or_trunc(a.operand(0), i64t);
@@ -478,6 +480,32 @@ fn heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
         m.get_or_add_function("malloc", ctx.fn_type(ctx.ptr(), &[ctx.i64()], false)),
         m.get_or_add_function("free", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)),
     )
+}
+
+/// `malloc`/`free` for a thread's own array: wrappers named `__acc_thread_malloc` /
+/// `__acc_thread_free`, which guard.rs leaves to every lane (a plain `malloc` in single-mode
+/// code, e.g. a reduction's copy made before a vector loop, would be lane 0's alone and its
+/// address broadcast: one array for all the lanes).
+fn thread_heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
+    let ctx = m.context();
+    let (malloc, free) = heap_functions(m);
+    let wrap = |name: &str, inner: Value<'ctx>, ret: crate::ir::Type<'ctx>, param: crate::ir::Type<'ctx>| {
+        if let Some(f) = m.function(name) {
+            return f;
+        }
+        let f = m.get_or_add_function(name, ctx.fn_type(ret, &[param], false));
+        f.set_linkage(llvm_sys::LLVMLinkage::LLVMInternalLinkage);
+        let b = ctx.builder();
+        b.position_at_end(ctx.append_block(f, "entry"));
+        let r = b.call(inner, &[f.params()[0]], "");
+        if ret.is_void() {
+            b.ret_void();
+        } else {
+            b.ret(r);
+        }
+        f
+    };
+    (wrap("__acc_thread_malloc", malloc, ctx.ptr(), ctx.i64()), wrap("__acc_thread_free", free, ctx.void(), ctx.ptr()))
 }
 
 /// Replaces alloca `a` (in kernel `k`'s entry block) by one copy per gang, or per worker

@@ -511,6 +511,12 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.columns()).sum());
         let mut index = 0;
         for g in &gang {
+            if views.get(&g.key).is_some_and(|v| v.area.is_none()) {
+                return Err(AccError::unsupported(
+                    construct_loc,
+                    format!("the array reduction '{}' across gangs, with bounds the region computes, in a region that reads its elements (its copies of run-time size are made before the region: compute the bounds before it)", g.text),
+                ));
+            }
             let copy = new_copy(g, &format!("{}.gang", g.text));
             g.key.replace_uses_where(copy, |u| u.is_instruction() && u.parent_function() == k);
             let n = count(g);
@@ -594,11 +600,16 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     for (((i, it), tree), node) in sites.iter().zip(&trees).zip(&site_nodes) {
         let (i, l) = (*i, &loops[*i]);
         let outer = node.parent.map(|p| copies[p]).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
-        let red = new_copy(it, &format!("{}.red", it.text));
+        let red = match views.get(&it.key) {
+            Some(v) if v.area.is_none() => v.local_copy(m, it.ty.size(), l.begin, l.end, &format!("{}.red", it.text)),
+            _ => new_copy(it, &format!("{}.red", it.text)),
+        };
         let reg = &regions[i];
         outer.replace_uses_where(red, |u| reg.contains(u));
         let n = count(it);
-        b.position_before(l.begin.next_instruction().expect("a begin marker is followed by its loop"));
+        // (After the copy, for one made where the loop begins.)
+        let start = if red.is_instruction() && red.parent_block() == l.begin.parent_block() && crate::cfg::FunctionCfg::same_block_before(l.begin, red) { red } else { l.begin };
+        b.position_before(start.next_instruction().expect("a begin marker is followed by its loop"));
         b.call(helper("identity", it.op, it.ty)?, &[first(&b, red, it), n], "");
         let has_children = parents.contains(&Some(copies.len()));
         if fresh_each_iteration(it.op, it.shape, has_children) {
@@ -671,8 +682,10 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
 /// for a part of each row or rows through pointers ([`ViewShape`]).
 #[derive(Clone)]
 pub struct View<'ctx> {
-    /// The room's `__acc_private_copy` call: the thread's first copy.
-    pub area: Value<'ctx>,
+    /// The room's `__acc_private_copy` call: the thread's first copy. None for a loop's item
+    /// whose bounds the region computes: its copies are made where the loop begins
+    /// ([`View::local_copy`]).
+    pub area: Option<Value<'ctx>>,
     /// Elements (whole rows of a part of each row), or rows through pointers.
     pub count: Value<'ctx>,
     pub lo_bytes: Value<'ctx>,
@@ -703,15 +716,18 @@ impl<'ctx> View<'ctx> {
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
 
     /// Computes in the entry block, right after the room's call (before any loop begins).
+    /// (A loop's copies have one range of elements: nothing to compute for them.)
     fn builder(&self) -> crate::ir::Builder<'ctx> {
-        let b = self.area.context().builder();
-        b.position_before(self.area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        let b = self.count.context().builder();
+        if let Some(area) = self.area {
+            b.position_before(area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        }
         b
     }
 
     /// The bytes of a copy's row tables (none but through pointers), each rounded up to 16.
     fn table_bytes(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
-        let i64t = self.area.context().i64();
+        let i64t = self.count.context().i64();
         let mut total = i64t.const_int(0);
         if let ViewShape::Rows { dims, .. } = &self.shape {
             let mut entries = i64t.const_int(1);
@@ -747,13 +763,35 @@ impl<'ctx> View<'ctx> {
         self.used.set(k + 1);
         let data = b.binop(Opcode::LLVMMul, self.elements(&b), i64t.const_int(elem_bytes));
         let stride = align16(&b, b.binop(Opcode::LLVMAdd, self.table_bytes(&b), data));
-        let copy = b.gep_bytes(ctx, self.area, b.binop(Opcode::LLVMMul, stride, i64t.const_int(k)));
+        let area = self.area.expect("a room's copies (a loop's own: local_copy)");
+        let copy = b.gep_bytes(ctx, area, b.binop(Opcode::LLVMMul, stride, i64t.const_int(k)));
         if let ViewShape::Rows { dims, cols } = &self.shape {
             let row_bytes = b.binop(Opcode::LLVMMul, *cols, i64t.const_int(elem_bytes));
             let level = i64t.const_int(crate::private_copies::CopyLevel::Thread as u64);
             crate::private_copies::call_rows(m, &b, &b, copy, dims, row_bytes, ctx.ptr().const_null(), level);
         }
         b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes))
+    }
+
+    /// A copy of a loop's item whose bounds the region computes, made where the loop begins
+    /// (`begin`, its marker) and given back after it ends (`end`): a dynamic alloca between a
+    /// stack save and restore, which privatize.rs keeps on the thread's stack or takes from
+    /// the device heap by its size (the name marks it the thread's own). As the variable's
+    /// storage (element `i` is the copy's `i - lo`).
+    fn local_copy(&self, m: Module<'ctx>, elem_bytes: u64, begin: Value<'ctx>, end: Value<'ctx>, name: &str) -> Value<'ctx> {
+        let ctx = m.context();
+        let i64t = ctx.i64();
+        let b = ctx.builder();
+        let at = after_definitions(begin, &[self.count, self.lo_bytes]);
+        b.position_before(at.next_instruction().expect("a loop's begin marker is followed by its loop"));
+        let save = b.call(m.get_or_add_function("llvm.stacksave.p0", ctx.fn_type(ctx.ptr(), &[], false)), &[], "");
+        let bytes = b.binop(Opcode::LLVMMul, self.count, i64t.const_int(elem_bytes));
+        let copy = b.array_alloca(ctx.i8(), bytes, &format!("{name}{}", crate::privatize::VECTOR_SUFFIX));
+        copy.set_alignment(crate::private_copies::ALIGN as u32);
+        let storage = b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes));
+        b.position_before(end.next_instruction().expect("an end marker is followed by its block's terminator at least"));
+        b.call(m.get_or_add_function("llvm.stackrestore.p0", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)), &[save], "");
+        storage
     }
 
     /// The first element of copy `p` (as [`View::next_copy`] gave it), where `b` is.
@@ -809,6 +847,19 @@ impl<'ctx> View<'ctx> {
             }
         }
     }
+}
+
+/// The last of `begin` (a loop's begin marker) and the instructions of `values` that follow
+/// it in its block: code placed after it sees them all (values from elsewhere dominate the
+/// marker's block).
+pub(crate) fn after_definitions<'ctx>(begin: Value<'ctx>, values: &[Value<'ctx>]) -> Value<'ctx> {
+    let mut at = begin;
+    for v in values.iter().filter(|v| v.is_instruction() && v.parent_block() == begin.parent_block()) {
+        if crate::cfg::FunctionCfg::same_block_before(at, *v) {
+            at = *v;
+        }
+    }
+    at
 }
 
 /// `v` rounded up to a multiple of 16 (the private area's alignment).

@@ -230,6 +230,34 @@ static void planes(int n, int a, int b, int c) {
   free(q);
 }
 
+/* A vector loop's item whose bounds the gang loop's body computes: each thread's copies are
+ * made where the loop begins (on its stack, or from the device heap when large); every gang
+ * adds its loop's result into the shared array. */
+static void inner(int gangs, int n, int base) {
+  int top = base + 3;
+  long *h = e2e_alloc(sizeof(long) * top);
+  for (int j = 0; j < top; j++) h[j] = 1000 * j;
+#pragma acc parallel loop gang copy(h[0:top])
+  for (int g = 0; g < gangs; g++) {
+    int m = base + g % 3;
+#pragma acc loop vector reduction(+: h[0:m])
+    for (int i = 0; i < n; i++) {
+      long v = h[(i * 7) % m];
+      h[(i * 7) % m] = v < -1000000000L ? 0 : v + (i + g) % 4;
+    }
+  }
+  for (int j = 0; j < top; j++) {
+    long want = 1000 * j;
+    for (int g = 0; g < gangs; g++) {
+      int m = base + g % 3;
+      for (int i = 0; i < n; i++)
+        if ((i * 7) % m == j) want += (i + g) % 4;
+    }
+    CHECK(h[j] == want, "inner(%d, %d, %d): h[%d] = %ld, want %ld", gangs, n, base, j, h[j], want);
+  }
+  free(h);
+}
+
 int main(void) {
   combined(3001, 37);
   combined(5, 11);
@@ -241,5 +269,7 @@ int main(void) {
   rows(2999, 5, 7);
   rows(17, 3, 2);
   planes(3001, 3, 4, 5);
+  inner(13, 777, 5);
+  inner(7, 3001, 400); /* 3.2 KiB copies: from the device heap */
   return e2e_finish();
 }

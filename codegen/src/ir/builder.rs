@@ -105,6 +105,9 @@ impl<'ctx> Builder<'ctx> {
     pub fn ret_void(&self) -> Value<'ctx> {
         Value::of(built(self.0.build_return(None)))
     }
+    pub fn ret(&self, v: Value<'ctx>) -> Value<'ctx> {
+        Value::of(built(self.0.build_return(Some(&v.basic()))))
+    }
     pub fn alloca(&self, ty: Type<'ctx>, name: &str) -> Value<'ctx> {
         Value::of(built(self.0.build_alloca(ty.basic(), name)))
     }
