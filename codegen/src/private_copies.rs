@@ -126,7 +126,7 @@ pub enum Source<'ctx> {
     Whole(Value<'ctx>),
     /// Room for the private copies of an array reduction without constant bounds
     /// (`reduction(+: h[lo:n])`) whose region reads an element, stores one plainly or passes
-    /// its address ([`reduction_views`]): each thread gets as many copies of the section as
+    /// its address ([`reduction_view`]): each thread gets as many copies of the section as
     /// the device module's reduction.rs makes of it (`KernelPlan::private_multiples`; none
     /// when the region only updates it, atomic_reduction.rs). The variable's uses stay as
     /// they are: reduction.rs points the loops' uses at the copies.
@@ -380,9 +380,10 @@ pub fn reduced_variable<'ctx>(x: &Var<'ctx>) -> Value<'ctx> {
 
 /// Room for private copies of captured variable `v` that one of the construct's or its
 /// loops' array reductions without constant bounds may need ([`Source::ReductionView`]):
-/// the first such item of `v` over one range of elements, its bounds computed again before
-/// the region (`before`, in the host function whose CFG is `cfg`). None when `v` has no such
-/// item or its bounds are computed in the region.
+/// the first such item of `v` in a layout a room holds ([`ViewLayout`]), its bounds computed
+/// again before the region (`before`, in the host function whose CFG is `cfg`). None when
+/// `v` has no such item or its bounds are computed in the region (reduction.rs then makes a
+/// loop's copies where the loop begins, `View::local_copy`).
 pub fn reduction_view<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Option<Copy<'ctx>> {
     let r = std::iter::once(d).chain(loops).flat_map(|l| l.clauses.iter()).find_map(|c| match c {
         Clause::Reduction(r) if reduced_variable(&r.var) == v && ViewLayout::of(&r.var).is_some() => {
@@ -409,7 +410,7 @@ pub enum ViewLayout {
     /// row's elements) follow.
     Part,
     /// Through this many levels of pointer rows: each level's table (of `count` row pointers
-    /// at the first level), then the rows; [`rows_dims`]' values after the count follow
+    /// at the first level), then the rows; `rows_dims`' values after the count follow
     /// (level 0's rebase, then each further level's count and rebase), then the row's
     /// elements.
     Rows(usize),

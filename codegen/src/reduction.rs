@@ -677,14 +677,14 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
 /// copies per thread as the rewrite makes (private_copies.rs `Source::ReductionView`), the
 /// section starting `lo_bytes` into the variable. They take the place of the alloca'd copies
 /// of constant size; the trees are the same helpers with `n` at run time (over a copy's
-/// elements, [`View::elements`]), and the gangs combine into the variable with
+/// elements, `View::elements`), and the gangs combine into the variable with
 /// compare-and-swaps (`combine_atomic`) instead of the scratch buffer's columns, row by row
 /// for a part of each row or rows through pointers ([`ViewShape`]).
 #[derive(Clone)]
 pub struct View<'ctx> {
     /// The room's `__acc_private_copy` call: the thread's first copy. None for a loop's item
     /// whose bounds the region computes: its copies are made where the loop begins
-    /// ([`View::local_copy`]).
+    /// (`View::local_copy`).
     pub area: Option<Value<'ctx>>,
     /// Elements (whole rows of a part of each row), or rows through pointers.
     pub count: Value<'ctx>,
