@@ -567,16 +567,12 @@ fn plan_kernel<'ctx>(dev: Module<'ctx>, r: &Outlined<'ctx>, k: Value<'ctx>, opts
     let (cb, ce) = combined_markers(dev, k, &r.directive)?;
     let (red, views_used) = reductions(dev, r, k, &loops, &descs, &effective, (cb, ce))?;
     // A reduction's room holds as many copies per thread as reduction.rs made; one it did
-    // not use takes no bytes.
-    let calls: Vec<Value> = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN)).collect();
+    // not use takes no bytes (its call stays, for the calls' order; the optimiser drops it).
     let mut private_multiples = vec![1u64; r.copies.len()];
-    for (i, call) in calls.iter().enumerate() {
-        if let Some((_, used)) = views_used.iter().find(|(c, _)| c == call) {
-            private_multiples[i] = *used;
-            // (The unused call stays, for the calls' order; the optimiser drops it.)
-            if *used == 0 {
-                private_levels[i] = crate::private_copies::CopyLevel::Local;
-            }
+    for (i, used) in views_used {
+        private_multiples[i] = used;
+        if used == 0 {
+            private_levels[i] = crate::private_copies::CopyLevel::Local;
         }
     }
     k.run_function_passes("sroa,instsimplify").map_err(AccError::internal)?;
@@ -767,7 +763,7 @@ fn reductions<'ctx>(
     descs: &[(LoopDesc, u32, Loc)],
     effective: &[Levels],
     combined: (Option<Value<'ctx>>, Option<Value<'ctx>>),
-) -> Result<(crate::reduction::Summary, Vec<(Value<'ctx>, u64)>)> {
+) -> Result<(crate::reduction::Summary, Vec<(usize, u64)>)> {
     use crate::contract::Reduction;
     // The construct's clauses name host values: find what they became in the kernel. A
     // variable the region does not use was not captured: its reduction changes nothing.
@@ -891,7 +887,7 @@ fn reductions<'ctx>(
     crate::atomic_reduction::apply(dev, &atomic_plans);
     let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs, &view_keys)?;
     out.report.extend(atomic_notes);
-    let used = views.values().filter_map(|v| Some((v.view.area?, v.view.used.get()))).collect();
+    let used = views.values().map(|v| (v.copy, v.view.used.get())).collect();
     // Helpers take the copies' addresses: until they are inlined (the device pipeline) the
     // copies stay in memory, which is what `guard` expects of private storage.
     Ok((out, used))
@@ -986,6 +982,8 @@ fn local_view<'ctx>(dev: Module<'ctx>, x: &crate::contract::Reduction<'ctx>, beg
 /// (`Source::ReductionView`), by the variable it is for (what it is in the kernel: the
 /// clauses' items name that).
 struct ViewRoom<'ctx> {
+    /// Its index in `Outlined::copies`.
+    copy: usize,
     /// The section the room is sized for, as the clause wrote it.
     text: String,
     view: crate::reduction::View<'ctx>,
@@ -995,7 +993,8 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
     let calls = k.entry_block().instructions().into_iter().filter(|i| i.called_name().as_deref() == Some(crate::private_copies::COPY_FN));
     calls
         .zip(&r.copies)
-        .filter_map(|(call, c)| match &c.source {
+        .enumerate()
+        .filter_map(|(copy, (call, c))| match &c.source {
             crate::private_copies::Source::ReductionView(x) => {
                 use crate::private_copies::ViewLayout;
                 use crate::reduction::ViewShape;
@@ -1011,7 +1010,7 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
                     _ => ViewShape::Flat,
                 };
                 let view = crate::reduction::View { area: Some(call), count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
-                Some((r.value_in(k, c.value)?, ViewRoom { text: x.text.clone(), view }))
+                Some((r.value_in(k, c.value)?, ViewRoom { copy, text: x.text.clone(), view }))
             }
             _ => None,
         })

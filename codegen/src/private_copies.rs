@@ -391,13 +391,18 @@ pub fn reduction_view<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: V
         }
         _ => None,
     })?;
-    let x = &r.var;
+    let y = computed_again(&r.var, before, cfg)?;
+    Some(Copy { value: v, name: r.var.text.clone(), source: Source::ReductionView(y), initialised: false, origin: Origin::Construct })
+}
+
+/// Clause item `x` with every bound (its range's, its row levels' and trailing dimensions')
+/// computed again before the region (`before`, in the host function whose CFG is `cfg`), so
+/// that the host stub can read them; None when one is computed in the region.
+fn computed_again<'ctx>(x: &Var<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Option<Var<'ctx>> {
     let again = |b: Value<'ctx>| crate::reduction::computed_before(b, before, cfg, 0);
-    let [base, lower, length, elem_size] = [x.base, x.lower, x.length, x.elem_size].map(again);
-    let rows: Option<Vec<crate::contract::RowLevel<'ctx>>> = x.rows.iter().map(|r| Some(crate::contract::RowLevel { lower: again(r.lower)?, length: again(r.length)?, ..*r })).collect();
-    let dims: Option<Vec<crate::contract::Dim<'ctx>>> = x.dims.iter().map(|d| Some(crate::contract::Dim { lower: again(d.lower)?, length: again(d.length)?, extent: again(d.extent)?, ..*d })).collect();
-    let y = Var { base: base?, lower: lower?, length: length?, elem_size: elem_size?, rows: rows?, dims: dims?, ..x.clone() };
-    Some(Copy { value: v, name: x.text.clone(), source: Source::ReductionView(y), initialised: false, origin: Origin::Construct })
+    let rows = x.rows.iter().map(|r| Some(crate::contract::RowLevel { lower: again(r.lower)?, length: again(r.length)?, ..*r })).collect::<Option<_>>()?;
+    let dims = x.dims.iter().map(|d| Some(crate::contract::Dim { lower: again(d.lower)?, length: again(d.length)?, extent: again(d.extent)?, ..*d })).collect::<Option<_>>()?;
+    Some(Var { base: again(x.base)?, lower: again(x.lower)?, length: again(x.length)?, elem_size: again(x.elem_size)?, rows, dims, ..x.clone() })
 }
 
 /// How a reduction's room ([`Source::ReductionView`]) lays out one copy, and the kernel
@@ -481,14 +486,7 @@ pub enum Placing<'ctx> {
 /// CFG is `cfg`) when they can be, else it is made in the loop.
 pub fn place<'ctx>(v: Value<'ctx>, source: Source<'ctx>, origin: Origin, loops: &[Directive<'ctx>], before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Placing<'ctx> {
     let (Source::Section(x) | Source::Member(x), Origin::Loop(id)) = (&source, origin) else { return Placing::Area(source) };
-    let again: Option<Vec<Value<'ctx>>> = [x.base, x.lower, x.length, x.elem_size].into_iter().map(|b| crate::reduction::computed_before(b, before, cfg, 0)).collect();
-    let rows_again: Option<Vec<crate::contract::RowLevel<'ctx>>> = x
-        .rows
-        .iter()
-        .map(|r| Some(crate::contract::RowLevel { lower: crate::reduction::computed_before(r.lower, before, cfg, 0)?, length: crate::reduction::computed_before(r.length, before, cfg, 0)?, ..*r }))
-        .collect();
-    if let (Some([base, lower, length, elem_size]), Some(rows)) = (again.as_deref(), rows_again) {
-        let y = Var { base: *base, lower: *lower, length: *length, elem_size: *elem_size, rows, ..x.clone() };
+    if let Some(y) = computed_again(x, before, cfg) {
         return Placing::Area(match source {
             Source::Member(_) => Source::Member(y),
             _ => Source::Section(y),

@@ -195,10 +195,14 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
     let cfg = FunctionCfg::new(k);
     let plo = partitioned_loops(&cfg, loops);
     let mut placed = Placed::default();
-    place_dynamic_arrays(m, k, &cfg, &plo, loc, &mut placed)?;
-    // (A thread's own array from the heap split blocks.)
-    let cfg = FunctionCfg::new(k);
-    let plo = partitioned_loops(&cfg, loops);
+    // (A thread's own array from the heap splits blocks: the CFG is read again.)
+    let (cfg, plo) = if place_dynamic_arrays(m, k, &cfg, &plo, loc, &mut placed)? {
+        let cfg = FunctionCfg::new(k);
+        let plo = partitioned_loops(&cfg, loops);
+        (cfg, plo)
+    } else {
+        (cfg, plo)
+    };
     let mut shared_bytes = 0u64;
     for a in k.entry_block().instructions().into_iter().filter(|i| i.is_alloca()) {
         let ty = a.allocated_type();
@@ -241,7 +245,7 @@ pub fn place_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, loops: &[(Block<'ctx>
 /// single-mode lane's, broadcasts the address to the lanes that share the array, and syncs
 /// before the free once a partitioned loop has used it. A scope end that cannot be found is
 /// a located error, not a leak.
-fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, plo: &PartitionedLoops, loc: &Loc, placed: &mut Placed) -> Result<()> {
+fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg<'ctx>, plo: &PartitionedLoops, loc: &Loc, placed: &mut Placed) -> Result<bool> {
     let entry = k.entry_block();
     let dynamic: Vec<Value> = k
         .blocks()
@@ -288,10 +292,11 @@ fn place_dynamic_arrays<'ctx>(m: Module<'ctx>, k: Value<'ctx>, cfg: &FunctionCfg
         placed.per_worker |= place == Placement::PerWorker;
         placed.heap.push(HeapArray { name, place, sized_in_region: true });
     }
+    let mut split = false;
     for (a, ends) in own {
-        thread_stack_or_heap(m, a, ends, placed);
+        split |= thread_stack_or_heap(m, a, ends, placed);
     }
-    Ok(())
+    Ok(split)
 }
 
 /// The most bytes a thread's own array of run-time size takes on its stack: CUDA gives a
@@ -304,15 +309,15 @@ pub const THREAD_STACK_ARRAY_BYTES: u64 = 256;
 /// private_copies.rs `InLoopCopy`): on the thread's stack up to [`THREAD_STACK_ARRAY_BYTES`],
 /// else from the device heap, allocated where it is declared and freed at the end of its
 /// scope (`ends`, [`scope_ends`]). Left as it is when its size is a constant that small, or
-/// when its scope's end is not known (as before: the stack).
-fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<Value<'ctx>>>, placed: &mut Placed) {
+/// when its scope's end is not known (as before: the stack). Returns whether it split blocks.
+fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<Value<'ctx>>>, placed: &mut Placed) -> bool {
     let ctx = m.context();
     let i64t = ctx.i64();
     let elem = a.allocated_type().store_size(m);
     if a.operand(0).const_int_value().is_some_and(|c| u64::try_from(c).is_ok_and(|c| c.saturating_mul(elem) <= THREAD_STACK_ARRAY_BYTES)) {
-        return;
+        return false;
     }
-    let Some(ends) = ends else { return };
+    let Some(ends) = ends else { return false };
     let (malloc, free) = thread_heap_functions(m);
     let b = ctx.builder();
     b.position_before(a);
@@ -347,6 +352,7 @@ fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<
         });
     }
     placed.heap.push(HeapArray { name: array_name(a), place: Placement::PerThread, sized_in_region: true });
+    true
 }
 
 /// What the report calls dynamic alloca `a`: its variable, or, as clang names a

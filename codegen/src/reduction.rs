@@ -541,8 +541,11 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
                 // their own (`index` + row x cols).
                 let gang_fn = helper("gang", g.op, g.ty)?;
                 let first = index;
-                for_each_row(m, ret.terminator().expect("acc.ret returns"), ctx.i64().const_int(g.shape.n / part.row), |b, r| {
-                    let (mine, dst) = (row_part(b, copy, g, part, r), row_part(b, g.key, g, part, r));
+                let c = |v: u64| ctx.i64().const_int(v);
+                let (lo_bytes, size) = (c(g.shape.lo * g.ty.size()), g.ty.size());
+                for_each_row(m, ret.terminator().expect("acc.ret returns"), c(g.shape.n / part.row), |b, r| {
+                    let at = |p| row_part(b, p, lo_bytes, c(part.first), c(part.row), size, r);
+                    let (mine, dst) = (at(copy), at(g.key));
                     let idx = b.binop(Opcode::LLVMAdd, ctx.i64().const_int(first), b.binop(Opcode::LLVMMul, r, ctx.i64().const_int(part.cols)));
                     b.call(gang_fn, &[mine, dst, ctx.i64().const_int(part.cols), scratch, nvars, idx, smem, mask], "");
                 });
@@ -648,8 +651,11 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         } else if let (Some(part), true) = (it.shape.part, outer == it.key) {
             // Into the variable itself: only the part's columns of each row.
             let combine = helper("combine", it.op, it.ty)?;
-            for_each_row(m, l.end, ctx.i64().const_int(it.shape.n / part.row), |b, r| {
-                b.call(combine, &[row_part(b, outer, it, part, r), row_part(b, red, it, part, r), ctx.i64().const_int(part.cols)], "");
+            let c = |v: u64| ctx.i64().const_int(v);
+            let lo_bytes = c(it.shape.lo * it.ty.size());
+            for_each_row(m, l.end, c(it.shape.n / part.row), |b, r| {
+                let at = |p| row_part(b, p, lo_bytes, c(part.first), c(part.row), it.ty.size(), r);
+                b.call(combine, &[at(outer), at(red), c(part.cols)], "");
             });
             b.position_before(l.end);
         } else {
@@ -815,11 +821,9 @@ impl<'ctx> View<'ctx> {
             &ViewShape::Part { first, cols, row } => {
                 let rows = b.binop(Opcode::LLVMUDiv, self.count, row);
                 for_each_row(m, before, rows, |b, r| {
-                    // Element (r x row + first) from the section's start, in both.
-                    let at = b.binop(Opcode::LLVMMul, b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, r, row), first), size);
-                    let dst = b.gep_bytes(ctx, b.gep_bytes(ctx, var, self.lo_bytes), at);
-                    let src = b.gep_bytes(ctx, self.first(b, copy), at);
-                    b.call(combine, &[dst, src, cols, dims], "");
+                    // (A copy of whole rows has no table: its part starts as the variable's.)
+                    let at = |p| row_part(b, p, self.lo_bytes, first, row, elem_bytes, r);
+                    b.call(combine, &[at(var), at(copy), cols, dims], "");
                 });
             }
             ViewShape::Rows { dims: levels, cols } => {
@@ -1044,13 +1048,12 @@ pub(crate) fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
     one
 }
 
-/// The address of row `r`'s part (`r` counts from the item's first row) in storage `p`.
-fn row_part<'ctx, K>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<K>, part: Part, r: Value<'ctx>) -> Value<'ctx> {
+/// The address of row `r`'s part (element `r` x `row` + `first` of a section starting
+/// `lo_bytes` into storage `p`; `size`: the element's bytes).
+fn row_part<'ctx>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, lo_bytes: Value<'ctx>, first: Value<'ctx>, row: Value<'ctx>, size: u64, r: Value<'ctx>) -> Value<'ctx> {
     let ctx = p.context();
-    let i64t = ctx.i64();
-    let size = it.ty.size();
-    let row_start = b.binop(Opcode::LLVMMul, r, i64t.const_int(part.row * size));
-    let offset = b.binop(Opcode::LLVMAdd, row_start, i64t.const_int((it.shape.lo + part.first) * size));
+    let element = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, r, row), first);
+    let offset = b.binop(Opcode::LLVMAdd, lo_bytes, b.binop(Opcode::LLVMMul, element, ctx.i64().const_int(size)));
     b.gep_bytes(ctx, p, offset)
 }
 
