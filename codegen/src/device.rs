@@ -837,8 +837,8 @@ fn reductions<'ctx>(
                     kept.push(x);
                 }
                 // A loop's item with no room (its bounds are computed in the region): copies
-                // made where the loop begins, of one range of elements.
-                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() && crate::private_copies::ViewLayout::of(&x.var) == Some(crate::private_copies::ViewLayout::Flat) => {
+                // made where the loop begins.
+                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() && crate::private_copies::ViewLayout::of(&x.var).is_some() => {
                     local.push((x.clone(), owner.unwrap_or_default()));
                     kept.push(x);
                 }
@@ -880,9 +880,9 @@ fn reductions<'ctx>(
         });
     }
     let (atomic_plans, atomic_notes) = return_viewed(atomic_plans, &viewed, &mut construct, &mut inputs, combined.0.is_some());
-    let mut view_keys = view_keys(k, &viewed, &views, &construct, &inputs)?;
+    let mut view_keys = crate::reduction::Views { rooms: view_keys(k, &viewed, &views, &construct, &inputs)?, in_loops: HashMap::new() };
     for (x, owner) in &local {
-        view_keys.insert(crate::reduction::key_of(k, x.var.base), local_view(dev, x, inputs[*owner].begin));
+        view_keys.in_loops.insert((crate::reduction::key_of(k, x.var.base), *owner), local_view(dev, x, inputs[*owner].begin));
     }
     crate::atomic_reduction::apply(dev, &atomic_plans);
     let mut out = crate::reduction::rewrite_kernel(dev, k, &construct, &r.directive.loc, &inputs, &view_keys)?;
@@ -971,11 +971,20 @@ fn local_view<'ctx>(dev: Module<'ctx>, x: &crate::contract::Reduction<'ctx>, beg
     let ctx = dev.context();
     let i64t = ctx.i64();
     let b = ctx.builder();
-    let at = crate::reduction::after_definitions(begin, &[x.var.length, x.var.lower, x.var.elem_size]);
-    b.position_before(at.next_instruction().expect("a loop's begin marker is followed by its loop"));
-    let count = b.sext_or_trunc(x.var.length, i64t);
-    let lo_bytes = b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(x.var.lower, i64t), b.sext_or_trunc(x.var.elem_size, i64t));
-    crate::reduction::View { area: None, count, lo_bytes, shape: crate::reduction::ViewShape::Flat, used: std::rc::Rc::new(std::cell::Cell::new(0)) }
+    let v = &x.var;
+    let bounds: Vec<Value<'ctx>> = [v.length, v.lower, v.elem_size]
+        .into_iter()
+        .chain(v.dims.iter().flat_map(|d| [d.lower, d.length, d.extent]))
+        .chain(v.rows.iter().flat_map(|r| [r.lower, r.length]))
+        .collect();
+    let at = crate::reduction::after_definitions(begin, &bounds);
+    let anchor = at.next_instruction().expect("a loop's begin marker is followed by its loop");
+    b.position_before(anchor);
+    let layout = crate::private_copies::ViewLayout::of(v).expect("local views are made for the layouts a room holds");
+    let args = crate::private_copies::view_args(&b, v);
+    let lo_bytes = b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(v.lower, i64t), b.sext_or_trunc(v.elem_size, i64t));
+    let shape = crate::reduction::ViewShape::of(layout, args[0], &args[1..]);
+    crate::reduction::View { area: None, anchor: Some(anchor), count: args[0], lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) }
 }
 
 /// The room a kernel has for a reduction's private copies of run-time size
@@ -1000,16 +1009,8 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
                 use crate::reduction::ViewShape;
                 let layout = ViewLayout::of(x)?;
                 let (lo_bytes, count, extras) = crate::private_copies::view_params(k, call, layout.extras())?;
-                let shape = match (layout, &extras[..]) {
-                    (ViewLayout::Part, [first, cols, row]) => ViewShape::Part { first: *first, cols: *cols, row: *row },
-                    (ViewLayout::Rows(_), [tables @ .., cols]) => {
-                        let mut dims = vec![count];
-                        dims.extend_from_slice(tables);
-                        ViewShape::Rows { dims, cols: *cols }
-                    }
-                    _ => ViewShape::Flat,
-                };
-                let view = crate::reduction::View { area: Some(call), count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
+                let shape = ViewShape::of(layout, count, &extras);
+                let view = crate::reduction::View { area: Some(call), anchor: None, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
                 Some((r.value_in(k, c.value)?, ViewRoom { copy, text: x.text.clone(), view }))
             }
             _ => None,

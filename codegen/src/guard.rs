@@ -287,11 +287,16 @@ fn is_shared_combine<'ctx>(i: Value<'ctx>) -> bool {
     i.called_name().is_some_and(|n| n.starts_with(crate::reduction::COMBINE_PREFIX)) && !is_private(i.call_arg(0))
 }
 
-/// The pointer is into the thread's own private memory (an alloca, or a reduction's copy in
-/// the private area: reduction.rs `View`), through GEPs and casts.
+/// The pointer is into the thread's own private memory (an alloca, a reduction's copy in
+/// the private area: reduction.rs `View`, or a thread's own array of run-time size, on its
+/// stack or from the heap by its size: privatize.rs `thread_stack_or_heap`), through GEPs
+/// and casts.
 pub(crate) fn is_private<'ctx>(p: Value<'ctx>) -> bool {
     let o = strip_to_object(p);
-    o.is_alloca() || (o.called_name().as_deref() == Some(crate::private_copies::COPY_FN) && o.name().ends_with(crate::private_copies::VIEW_SUFFIX))
+    let own = |o: Value<'ctx>| o.is_alloca() || o.called_name().as_deref() == Some(crate::privatize::THREAD_MALLOC);
+    own(o)
+        || (o.called_name().as_deref() == Some(crate::private_copies::COPY_FN) && o.name().ends_with(crate::private_copies::VIEW_SUFFIX))
+        || (o.opcode() == Some(Opcode::LLVMPHI) && o.name().starts_with(crate::privatize::THREAD_ARRAY) && o.operands().into_iter().all(|i| own(strip_to_object(i))))
 }
 
 /// The object a pointer is based on (through GEPs and casts).

@@ -411,9 +411,11 @@ fn computed_again<'ctx>(x: &Var<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::Fu
 pub enum ViewLayout {
     /// One range of `count` elements.
     Flat,
-    /// A part of each row of `count` elements of whole rows: `first`, `cols`, `row` (the
-    /// row's elements) follow.
-    Part,
+    /// A part of each row, through this many trailing dimensions (`m[0:a][1:b]`: one;
+    /// `m[0:a][1:b][2:c]`: two), `count` elements of whole rows (the outermost range's rows
+    /// with every trailing dimension whole): per dimension `first`, `cols` and `row` (its
+    /// extent) follow.
+    Part(usize),
     /// Through this many levels of pointer rows: each level's table (of `count` row pointers
     /// at the first level), then the rows; `rows_dims`' values after the count follow
     /// (level 0's rebase, then each further level's count and rebase), then the row's
@@ -425,7 +427,7 @@ impl ViewLayout {
     pub fn of(x: &Var<'_>) -> Option<ViewLayout> {
         match (x.dims.len(), x.rows.len()) {
             (0, 0) => Some(ViewLayout::Flat),
-            (1, 0) => Some(ViewLayout::Part),
+            (dims, 0) => Some(ViewLayout::Part(dims)),
             (0, levels) => Some(ViewLayout::Rows(levels)),
             _ => None,
         }
@@ -435,22 +437,23 @@ impl ViewLayout {
     pub fn extras(self) -> usize {
         match self {
             ViewLayout::Flat => 0,
-            ViewLayout::Part => 3,
+            ViewLayout::Part(dims) => 3 * dims,
             ViewLayout::Rows(levels) => 2 * levels,
         }
     }
 }
 
 /// A reduction room's kernel arguments after its offset and rebase, where `b` is: the count
-/// (elements, or rows through pointers) and the layout's extras.
-fn view_args<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Vec<Value<'ctx>> {
+/// (elements, or rows through pointers) and the layout's extras. (Also the values of a
+/// loop's copies made where the loop begins, reduction.rs `View::local_copy`.)
+pub(crate) fn view_args<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Vec<Value<'ctx>> {
     let i64t = x.length.context().i64();
     let wide = |v: Value<'ctx>| b.sext_or_trunc(v, i64t);
     match ViewLayout::of(x).expect("reduction_view admits these") {
         ViewLayout::Flat => vec![wide(x.length)],
-        ViewLayout::Part => {
-            let d = x.dims[0];
-            vec![b.binop(Opcode::LLVMMul, wide(x.length), wide(d.extent)), wide(d.lower), wide(d.length), wide(d.extent)]
+        ViewLayout::Part(_) => {
+            let count = x.dims.iter().fold(wide(x.length), |n, d| b.binop(Opcode::LLVMMul, n, wide(d.extent)));
+            std::iter::once(count).chain(x.dims.iter().flat_map(|d| [wide(d.lower), wide(d.length), wide(d.extent)])).collect()
         }
         ViewLayout::Rows(_) => {
             let (mut dims, _) = rows_dims(b, x);

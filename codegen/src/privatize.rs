@@ -335,7 +335,7 @@ fn thread_stack_or_heap<'ctx>(m: Module<'ctx>, a: Value<'ctx>, ends: Option<Vec<
     let users: Vec<Value> = a.users();
     let heap = if_then(m, after, large, |b| b.call(malloc, &[bytes], "vla.thread.heap"));
     b.position_before(after);
-    let p = b.phi(ctx.ptr(), "vla.thread");
+    let p = b.phi(ctx.ptr(), THREAD_ARRAY);
     p.add_incoming(a, heap.skipped);
     p.add_incoming(heap.value, heap.then);
     for u in users {
@@ -492,6 +492,12 @@ fn heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
 /// `__acc_thread_free`, which guard.rs leaves to every lane (a plain `malloc` in single-mode
 /// code, e.g. a reduction's copy made before a vector loop, would be lane 0's alone and its
 /// address broadcast: one array for all the lanes).
+/// The wrapper that allocates a thread's own array from the heap (guard.rs: every lane calls
+/// it, and stores into what it gives are the thread's own).
+pub(crate) const THREAD_MALLOC: &str = "__acc_thread_malloc";
+/// The name of a thread's own array of run-time size: the phi of its stack and heap parts.
+pub(crate) const THREAD_ARRAY: &str = "vla.thread";
+
 fn thread_heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
     let ctx = m.context();
     let (malloc, free) = heap_functions(m);
@@ -511,7 +517,7 @@ fn thread_heap_functions<'ctx>(m: Module<'ctx>) -> (Value<'ctx>, Value<'ctx>) {
         }
         f
     };
-    (wrap("__acc_thread_malloc", malloc, ctx.ptr(), ctx.i64()), wrap("__acc_thread_free", free, ctx.void(), ctx.ptr()))
+    (wrap(THREAD_MALLOC, malloc, ctx.ptr(), ctx.i64()), wrap("__acc_thread_free", free, ctx.void(), ctx.ptr()))
 }
 
 /// Replaces alloca `a` (in kernel `k`'s entry block) by one copy per gang, or per worker

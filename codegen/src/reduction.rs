@@ -423,15 +423,16 @@ fn is_private_storage(v: Value<'_>) -> bool {
 
 /// Rewrites the reductions of kernel `k`. `construct` are the compute construct's items
 /// (pointers in `k`), `loops` its loop directives in program order.
-pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduction<'ctx>], construct_loc: &Loc, loops: &[LoopInput<'ctx>], views: &HashMap<Value<'ctx>, View<'ctx>>) -> Result<Summary> {
+pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduction<'ctx>], construct_loc: &Loc, loops: &[LoopInput<'ctx>], views: &Views<'ctx>) -> Result<Summary> {
     if construct.is_empty() && loops.iter().all(|l| l.items.is_empty()) {
         return Ok(Summary::default());
     }
     let canon = unify_element_addresses(k, construct, loops)?;
     let canon = |v: Value<'ctx>| canon.get(&v).copied().unwrap_or(v);
     let mut shapes: HashMap<Value, Shape> = HashMap::new();
-    for (r, loc) in construct.iter().map(|r| (r, construct_loc)).chain(loops.iter().flat_map(|l| l.items.iter().map(move |r| (r, &l.loc)))) {
-        let shape = if views.contains_key(&key_of(k, canon(r.var.base))) { View::SHAPE } else { shape_of(r, loc)? };
+    let owned = construct.iter().map(|r| (r, construct_loc, None)).chain(loops.iter().enumerate().flat_map(|(i, l)| l.items.iter().map(move |r| (r, &l.loc, Some(i)))));
+    for (r, loc, owner) in owned {
+        let shape = if views.get(key_of(k, canon(r.var.base)), owner, loops).is_some() { View::SHAPE } else { shape_of(r, loc)? };
         shapes.insert(r.var.base, shape);
     }
     let item = |r: &Reduction<'ctx>| Item { key: key_of(k, canon(r.var.base)), op: r.op, ty: r.ty, text: r.var.text.clone(), shape: shapes[&r.var.base] };
@@ -476,24 +477,29 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         m.function(&helper_name(kind, op, ty)).ok_or_else(|| AccError::internal(format!("reduction helper {} missing (runtime-ir/reduce.c not linked)", helper_name(kind, op, ty))))
     };
     let mut summary = Summary { single_gang_dims, ..Summary::default() };
-    // An item with copies of run-time size (`views`) has its count and start from them.
-    let count = |it: &Item<Value<'ctx>>| views.get(&it.key).map_or_else(|| ctx.i64().const_int(it.shape.n), |v| v.elements(&v.builder()));
+    // An item with copies of run-time size (`views`: `view` is its own, where it is used)
+    // has its count and start from them.
+    let count = |it: &Item<Value<'ctx>>, view: Option<&View<'ctx>>| view.map_or_else(|| ctx.i64().const_int(it.shape.n), |v| v.elements(&v.builder()));
     // (Of a copy: a view's variable is combined into by `combine_into_variable` only.)
-    let first = |b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<Value<'ctx>>| match views.get(&it.key) {
+    let first = |b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, it: &Item<Value<'ctx>>, view: Option<&View<'ctx>>| match view {
         Some(v) => v.first(b, p),
         None => at(b, p, it),
     };
-    let new_copy = |it: &Item<Value<'ctx>>, name: &str| match views.get(&it.key) {
+    let new_copy = |it: &Item<Value<'ctx>>, name: &str, view: Option<&View<'ctx>>| match view {
         Some(v) => v.next_copy(m, it.ty.size()),
         None => alloca(copy_type(m, it), name),
     };
 
     // Across gangs: the variables the construct or a gang loop reduces, when they live in
     // device memory (a variable private to the kernel has nothing to combine across gangs).
+    // A gang loop's item whose copies are made where the loop begins (its bounds are computed
+    // in the region, too late for a copy at the kernel's entry) has no per-gang copy: each
+    // gang combines its loop's copies into the variable with compare-and-swaps where the
+    // loop ends, as a worker loop's would.
     let mut gang: Vec<Item<Value>> = construct_items.iter().filter(|i| !is_private_storage(i.key)).cloned().collect();
-    for (l, items) in loops.iter().zip(&applied) {
+    for (at, (l, items)) in loops.iter().zip(&applied).enumerate() {
         if l.levels.gang {
-            for i in items.iter().filter(|i| !is_private_storage(i.key)) {
+            for i in items.iter().filter(|i| !is_private_storage(i.key) && views.get(i.key, Some(at), loops).is_none_or(|v| v.area.is_some())) {
                 match gang.iter().find(|g| g.key == i.key) {
                     Some(g) if g.op != i.op => {
                         return Err(AccError::user(&l.loc, format!("'{}' is reduced with '{}' here but with '{}' on the compute construct", i.text, i.op.symbol(), g.op.symbol())))
@@ -511,19 +517,14 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         let nvars = ctx.i64().const_int(gang.iter().map(|g| g.shape.columns()).sum());
         let mut index = 0;
         for g in &gang {
-            if views.get(&g.key).is_some_and(|v| v.area.is_none()) {
-                return Err(AccError::unsupported(
-                    construct_loc,
-                    format!("the array reduction '{}' across gangs, with bounds the region computes, in a region that reads its elements (its copies of run-time size are made before the region: compute the bounds before it)", g.text),
-                ));
-            }
-            let copy = new_copy(g, &format!("{}.gang", g.text));
+            let view = views.rooms.get(&g.key);
+            let copy = new_copy(g, &format!("{}.gang", g.text), view);
             g.key.replace_uses_where(copy, |u| u.is_instruction() && u.parent_function() == k);
-            let n = count(g);
+            let n = count(g, view);
             // Right after the slot: before any loop's begin (a combined construct's loop
             // begins in the entry block), so that no loop takes this call for its own.
             b.position_before(copy.next_instruction().expect("an alloca is followed by the block's terminator at least"));
-            b.call(helper("identity", g.op, g.ty)?, &[first(&b, copy, g), n], "");
+            b.call(helper("identity", g.op, g.ty)?, &[first(&b, copy, g, view), n], "");
             b.position_before(ret.terminator().expect("acc.ret returns"));
             let reduces: Vec<bool> = applied.iter().map(|items| items.iter().any(|i| i.key == g.key)).collect();
             let gang_loops: Vec<bool> = loops.iter().map(|l| l.levels.gang).collect();
@@ -533,7 +534,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             base.insert(g.key, copy);
             // Copies of run-time size have no columns in the scratch buffer: each gang
             // combines its copy into the variable with compare-and-swaps.
-            let strategy = if let Some(v) = views.get(&g.key) {
+            let strategy = if let Some(v) = view {
                 v.combine_into_variable(m, ret.terminator().expect("acc.ret returns"), g.key, copy, g.ty.size(), helper("combine_atomic", g.op, g.ty)?, mask);
                 View::GANG_STRATEGY
             } else if let Some(part) = g.shape.part {
@@ -603,17 +604,22 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     for (((i, it), tree), node) in sites.iter().zip(&trees).zip(&site_nodes) {
         let (i, l) = (*i, &loops[*i]);
         let outer = node.parent.map(|p| copies[p]).or_else(|| base.get(&it.key).copied()).unwrap_or(it.key);
-        let red = match views.get(&it.key) {
-            Some(v) if v.area.is_none() => v.local_copy(m, it.ty.size(), l.begin, l.end, &format!("{}.red", it.text)),
-            _ => new_copy(it, &format!("{}.red", it.text)),
+        let view = views.get(it.key, Some(i), loops);
+        // (Before a copy made where the loop begins: its count is computed before the copy.)
+        let n = count(it, view);
+        let red = match view {
+            Some(v) if v.area.is_none() => {
+                made.set(made.get() + 1);
+                v.local_copy(m, it.ty.size(), l.begin, l.end, &format!("{}.red{}", it.text, made.get()))
+            }
+            _ => new_copy(it, &format!("{}.red", it.text), view),
         };
         let reg = &regions[i];
         outer.replace_uses_where(red, |u| reg.contains(u));
-        let n = count(it);
         // (After the copy, for one made where the loop begins.)
         let start = if red.is_instruction() && red.parent_block() == l.begin.parent_block() && crate::cfg::FunctionCfg::same_block_before(l.begin, red) { red } else { l.begin };
         b.position_before(start.next_instruction().expect("a begin marker is followed by its loop"));
-        b.call(helper("identity", it.op, it.ty)?, &[first(&b, red, it), n], "");
+        b.call(helper("identity", it.op, it.ty)?, &[first(&b, red, it, view), n], "");
         let has_children = parents.contains(&Some(copies.len()));
         if fresh_each_iteration(it.op, it.shape, has_children) {
             if let Some(one) = iteration(k, l, red)? {
@@ -633,18 +639,18 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         match within {
             Within::Nothing => {}
             Within::Worker => {
-                b.call(helper("worker", it.op, it.ty)?, &[first(&b, red, it), n, smem], "");
+                b.call(helper("worker", it.op, it.ty)?, &[first(&b, red, it, view), n, smem], "");
                 summary.worker_sync = true;
             }
             Within::Gang { lane0_only } => {
-                b.call(helper("block", it.op, it.ty)?, &[first(&b, red, it), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
+                b.call(helper("block", it.op, it.ty)?, &[first(&b, red, it, view), n, smem, ctx.i32().const_int(lane0_only as u64)], "");
             }
         }
         // Into the copy around the loop: every thread into its own, lane 0 alone into one
         // the lanes share (guard.rs treats this call as the store it is). Copies of
         // run-time size go into the variable itself with compare-and-swaps: the gangs that
         // run the loop redundantly all do (as their atomic updates would).
-        if let (Some(v), true) = (views.get(&it.key), outer == it.key) {
+        if let (Some(v), true) = (view, outer == it.key) {
             let every_gang = ctx.i64().const_int(7);
             v.combine_into_variable(m, l.end, outer, red, it.ty.size(), helper("combine_atomic", it.op, it.ty)?, every_gang);
             b.position_before(l.end);
@@ -659,14 +665,14 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             });
             b.position_before(l.end);
         } else {
-            b.call(helper("combine", it.op, it.ty)?, &[first(&b, outer, it), first(&b, red, it), n], "");
+            b.call(helper("combine", it.op, it.ty)?, &[first(&b, outer, it, view), first(&b, red, it, view), n], "");
         }
         if !has_children && !it.shape.array {
             summary.accumulating.push(i);
         }
         copies.push(red);
         let how = match (tree, within) {
-            _ if views.contains_key(&it.key) => format!("{} ({})", View::SITE_STRATEGY, within.describe()),
+            _ if view.is_some() => format!("{} ({})", View::SITE_STRATEGY, within.describe()),
             (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
             (Tree::Over(lv), Within::Nothing) if *lv == l.levels => within.describe().to_string(),
             (Tree::Over(lv), _) if *lv != l.levels => format!("{} over {} (the inner loops' trees deferred here), {}", within.describe(), lv.describe(), warp_step(it.op, it.ty)),
@@ -692,6 +698,9 @@ pub struct View<'ctx> {
     /// whose bounds the region computes: its copies are made where the loop begins
     /// (`View::local_copy`).
     pub area: Option<Value<'ctx>>,
+    /// For a loop's own copies: the instruction before which their values are computed
+    /// (after the clause's bounds, before the loop).
+    pub anchor: Option<Value<'ctx>>,
     /// Elements (whole rows of a part of each row), or rows through pointers.
     pub count: Value<'ctx>,
     pub lo_bytes: Value<'ctx>,
@@ -705,8 +714,10 @@ pub struct View<'ctx> {
 pub enum ViewShape<'ctx> {
     /// One range of `count` elements.
     Flat,
-    /// `cols` columns from `first` of each row of `row` elements; a copy holds the whole rows.
-    Part { first: Value<'ctx>, cols: Value<'ctx>, row: Value<'ctx> },
+    /// A part of each row through one or more trailing dimensions (outermost first), `count`
+    /// elements of whole rows (the outermost range with every trailing dimension whole): a
+    /// copy holds them all, and only the part's elements are combined into the variable.
+    Part(Vec<PartDim<'ctx>>),
     /// Rows that are pointers, through `dims.len() / 2` levels: per level its entry count per
     /// sub-table and the rebase of what its entries point to (`dims`, as
     /// `__acc_private_rows` takes them: the first count is `count`), then `cols` elements
@@ -715,18 +726,41 @@ pub enum ViewShape<'ctx> {
     Rows { dims: Vec<Value<'ctx>>, cols: Value<'ctx> },
 }
 
+/// One trailing dimension of a [`ViewShape::Part`]: `cols` indices from `first` of `row`.
+#[derive(Clone, Copy)]
+pub struct PartDim<'ctx> {
+    pub first: Value<'ctx>,
+    pub cols: Value<'ctx>,
+    pub row: Value<'ctx>,
+}
+
+impl<'ctx> ViewShape<'ctx> {
+    /// From a layout's values after the count (private_copies.rs `view_args`, or the room's
+    /// kernel parameters); `count` is the first of them.
+    pub fn of(layout: crate::private_copies::ViewLayout, count: Value<'ctx>, extras: &[Value<'ctx>]) -> ViewShape<'ctx> {
+        use crate::private_copies::ViewLayout;
+        match (layout, extras) {
+            (ViewLayout::Part(_), _) => ViewShape::Part(extras.chunks_exact(3).map(|d| PartDim { first: d[0], cols: d[1], row: d[2] }).collect()),
+            (ViewLayout::Rows(_), [tables @ .., cols]) => ViewShape::Rows { dims: std::iter::once(count).chain(tables.iter().copied()).collect(), cols: *cols },
+            _ => ViewShape::Flat,
+        }
+    }
+}
+
 impl<'ctx> View<'ctx> {
     /// The shape `propagate` sees for such an item (one array; its size is the view's).
     const SHAPE: Shape = Shape { lo: 0, n: 0, array: true, part: None };
     const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
 
-    /// Computes in the entry block, right after the room's call (before any loop begins).
-    /// (A loop's copies have one range of elements: nothing to compute for them.)
+    /// Computes in the entry block, right after the room's call (before any loop begins), or
+    /// for a loop's own copies before the loop, after its clause's bounds.
     fn builder(&self) -> crate::ir::Builder<'ctx> {
         let b = self.count.context().builder();
-        if let Some(area) = self.area {
-            b.position_before(area.next_instruction().expect("a call is followed by the block's terminator at least"));
+        match (self.area, self.anchor) {
+            (Some(area), _) => b.position_before(area.next_instruction().expect("a call is followed by the block's terminator at least")),
+            (None, Some(anchor)) => b.position_before(anchor),
+            (None, None) => unreachable!("a view has a room or an anchor"),
         }
         b
     }
@@ -767,14 +801,27 @@ impl<'ctx> View<'ctx> {
         let b = self.builder();
         let k = self.used.get();
         self.used.set(k + 1);
-        let data = b.binop(Opcode::LLVMMul, self.elements(&b), i64t.const_int(elem_bytes));
-        let stride = align16(&b, b.binop(Opcode::LLVMAdd, self.table_bytes(&b), data));
         let area = self.area.expect("a room's copies (a loop's own: local_copy)");
-        let copy = b.gep_bytes(ctx, area, b.binop(Opcode::LLVMMul, stride, i64t.const_int(k)));
+        let copy = b.gep_bytes(ctx, area, b.binop(Opcode::LLVMMul, self.copy_bytes(&b, elem_bytes), i64t.const_int(k)));
+        self.as_variable(m, &b, &b, copy, elem_bytes)
+    }
+
+    /// The bytes of one copy (its row tables and its elements), a multiple of 16.
+    fn copy_bytes(&self, b: &crate::ir::Builder<'ctx>, elem_bytes: u64) -> Value<'ctx> {
+        let data = b.binop(Opcode::LLVMMul, self.elements(b), self.count.context().i64().const_int(elem_bytes));
+        align16(b, b.binop(Opcode::LLVMAdd, self.table_bytes(b), data))
+    }
+
+    /// Copy `copy` (its first byte), where `b` is, as the variable's storage: through
+    /// pointers its row tables are aimed at its own rows first (`at_entry` places the
+    /// helper's argument table).
+    fn as_variable(&self, m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, at_entry: &crate::ir::Builder<'ctx>, copy: Value<'ctx>, elem_bytes: u64) -> Value<'ctx> {
+        let ctx = m.context();
+        let i64t = ctx.i64();
         if let ViewShape::Rows { dims, cols } = &self.shape {
             let row_bytes = b.binop(Opcode::LLVMMul, *cols, i64t.const_int(elem_bytes));
             let level = i64t.const_int(crate::private_copies::CopyLevel::Thread as u64);
-            crate::private_copies::call_rows(m, &b, &b, copy, dims, row_bytes, ctx.ptr().const_null(), level);
+            crate::private_copies::call_rows(m, b, at_entry, copy, dims, row_bytes, ctx.ptr().const_null(), level);
         }
         b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes))
     }
@@ -786,18 +833,34 @@ impl<'ctx> View<'ctx> {
     /// storage (element `i` is the copy's `i - lo`).
     fn local_copy(&self, m: Module<'ctx>, elem_bytes: u64, begin: Value<'ctx>, end: Value<'ctx>, name: &str) -> Value<'ctx> {
         let ctx = m.context();
-        let i64t = ctx.i64();
         let b = ctx.builder();
-        let at = after_definitions(begin, &[self.count, self.lo_bytes]);
-        b.position_before(at.next_instruction().expect("a loop's begin marker is followed by its loop"));
+        // Before the anchor when it is this loop's (what the builder computed for the view is
+        // there), else after the loop's begin and the view's values.
+        let at = match self.anchor {
+            Some(a) if a.parent_block() == begin.parent_block() && crate::cfg::FunctionCfg::same_block_before(begin, a) => a,
+            _ => after_definitions(begin, &self.values()).next_instruction().expect("a loop's begin marker is followed by its loop"),
+        };
+        b.position_before(at);
         let save = b.call(m.get_or_add_function("llvm.stacksave.p0", ctx.fn_type(ctx.ptr(), &[], false)), &[], "");
-        let bytes = b.binop(Opcode::LLVMMul, self.count, i64t.const_int(elem_bytes));
-        let copy = b.array_alloca(ctx.i8(), bytes, &format!("{name}{}", crate::privatize::VECTOR_SUFFIX));
+        let copy = b.array_alloca(ctx.i8(), self.copy_bytes(&b, elem_bytes), &format!("{name}{}", crate::privatize::VECTOR_SUFFIX));
         copy.set_alignment(crate::private_copies::ALIGN as u32);
-        let storage = b.gep_bytes(ctx, copy, b.binop(Opcode::LLVMSub, i64t.const_int(0), self.lo_bytes));
+        let at_entry = ctx.builder();
+        at_entry.position_before(begin.parent_function().entry_block().first_instruction().expect("the entry block has its branch"));
+        let storage = self.as_variable(m, &b, &at_entry, copy, elem_bytes);
         b.position_before(end.next_instruction().expect("an end marker is followed by its block's terminator at least"));
         b.call(m.get_or_add_function("llvm.stackrestore.p0", ctx.fn_type(ctx.void(), &[ctx.ptr()], false)), &[save], "");
         storage
+    }
+
+    /// The values the view's copies are made from (a loop's own copies come after them).
+    fn values(&self) -> Vec<Value<'ctx>> {
+        let mut v = vec![self.count, self.lo_bytes];
+        match &self.shape {
+            ViewShape::Flat => {}
+            ViewShape::Part(dims) => v.extend(dims.iter().flat_map(|d| [d.first, d.cols, d.row])),
+            ViewShape::Rows { dims, cols } => v.extend(dims.iter().copied().chain([*cols])),
+        }
+        v
     }
 
     /// The first element of copy `p` (as [`View::next_copy`] gave it), where `b` is.
@@ -818,12 +881,29 @@ impl<'ctx> View<'ctx> {
             ViewShape::Flat => {
                 b.call(combine, &[b.gep_bytes(ctx, var, self.lo_bytes), self.first(&b, copy), self.count, dims], "");
             }
-            &ViewShape::Part { first, cols, row } => {
-                let rows = b.binop(Opcode::LLVMUDiv, self.count, row);
+            ViewShape::Part(parts) => {
+                // The part's rows: the outermost range's, times the part's indices of every
+                // trailing dimension but the last.
+                let (last, above) = parts.split_last().expect("a part has a trailing dimension");
+                let whole = parts.iter().fold(i64t.const_int(1), |n, d| b.binop(Opcode::LLVMMul, n, d.row));
+                let outer = b.binop(Opcode::LLVMUDiv, self.count, whole);
+                let rows = above.iter().fold(outer, |n, d| b.binop(Opcode::LLVMMul, n, d.cols));
                 for_each_row(m, before, rows, |b, r| {
+                    // Row r's digits (the last dimension varies fastest), then its element in
+                    // whole rows: ((i x row1 + first1 + j1) x row2 + ...) x rowk + firstk.
+                    let mut digits = Vec::new();
+                    let mut rest = r;
+                    for d in above.iter().rev() {
+                        digits.push(b.binop(Opcode::LLVMURem, rest, d.cols));
+                        rest = b.binop(Opcode::LLVMUDiv, rest, d.cols);
+                    }
+                    let mut element = rest;
+                    for (d, j) in above.iter().zip(digits.iter().rev()) {
+                        element = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, element, d.row), d.first), *j);
+                    }
                     // (A copy of whole rows has no table: its part starts as the variable's.)
-                    let at = |p| row_part(b, p, self.lo_bytes, first, row, elem_bytes, r);
-                    b.call(combine, &[at(var), at(copy), cols, dims], "");
+                    let at = |p| row_part(b, p, self.lo_bytes, last.first, last.row, elem_bytes, element);
+                    b.call(combine, &[at(var), at(copy), last.cols, dims], "");
                 });
             }
             ViewShape::Rows { dims: levels, cols } => {
@@ -850,6 +930,36 @@ impl<'ctx> View<'ctx> {
                 });
             }
         }
+    }
+}
+
+/// The [`View`]s of a kernel's items: a room's, for every item of its variable, and a loop's
+/// own (its bounds are computed in the region: `View::local_copy`), for its item and the
+/// loops inside that inherit it.
+#[derive(Default)]
+pub struct Views<'ctx> {
+    /// By the variable's key (`key_of`).
+    pub rooms: HashMap<Value<'ctx>, View<'ctx>>,
+    /// By the variable's key and the index of the loop whose clause names it (in the
+    /// `loops` given to `rewrite_kernel`).
+    pub in_loops: HashMap<(Value<'ctx>, usize), View<'ctx>>,
+}
+
+impl<'ctx> Views<'ctx> {
+    /// The view of variable `key` where loop `at` (None: the construct) uses it: its room's,
+    /// else that of `at` or the nearest loop around it that has one.
+    pub fn get(&self, key: Value<'ctx>, at: Option<usize>, loops: &[LoopInput<'ctx>]) -> Option<&View<'ctx>> {
+        if let Some(v) = self.rooms.get(&key) {
+            return Some(v);
+        }
+        let mut l = at;
+        while let Some(i) = l {
+            if let Some(v) = self.in_loops.get(&(key, i)) {
+                return Some(v);
+            }
+            l = loops[i].parent;
+        }
+        None
     }
 }
 
