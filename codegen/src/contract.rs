@@ -843,23 +843,52 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     // the elements), a part of each row stays in `dims` (reduced with atomics); rows that
     // are pointers (`p[0:n][0:m]` of `double **p`) become `rows` (mapped row by row, reduced
     // with atomics).
+    // Rows that are pointers to arrays (`q[0:n][0:m][2:3]` of `double (**q)[8]`): the
+    // dimensions after the rows are folded into them (`rows_of_arrays`).
     let mut var = read_section(&args[2..]);
     let known = |v: Value<'ctx>| v.const_int_value();
     let mut dims = Vec::new();
+    let mut after_rows = Vec::new();
     for d in std::mem::take(&mut var.dims) {
         match crate::sections::contiguity(known(d.lower), known(d.length), known(d.extent)) {
             crate::sections::Contiguity::Whole if var.rows.is_empty() => {}
-            crate::sections::Contiguity::PointerRows { elem_size } if dims.is_empty() => {
+            crate::sections::Contiguity::PointerRows { elem_size } if dims.is_empty() && after_rows.is_empty() => {
                 var.rows.push(RowLevel { lower: d.lower, length: d.length, elem_size: elem_size as u64 })
             }
-            _ if !var.rows.is_empty() => {
-                return Err(AccError::unsupported(loc, format!("the reduction '{}' whose rows are pointers to arrays (only rows of pointers to elements are reduced)", var.text)));
-            }
+            _ if !var.rows.is_empty() => after_rows.push(d),
             _ => dims.push(d),
         }
     }
     var.dims = dims;
+    if !after_rows.is_empty() {
+        rows_of_arrays(call, &mut var, after_rows, ty.size()).map_err(|why| AccError::unsupported(loc, format!("the reduction '{}' whose rows are pointers to arrays {why}", var.text)))?;
+    }
     Ok(Reduction { op, ty, var })
+}
+
+/// A reduction through rows that are pointers to arrays (`double (**q)[8]`): the last level's
+/// rows become rows of the arrays' elements (`q[i][lo:m]` of arrays of 8 is elements
+/// `[8 lo : 8 m]` of the row, the same bytes), computed before the clause call `call`; a
+/// part of the arrays (`q[0:n][0:m][2:3]`) stays in `dims`, every array dimension as a part
+/// of the folded row's `m` arrays (reduction.rs `ViewShape::Rows`). Err (why) when an array
+/// dimension's extent is not a constant, or the arrays are not of the reduced elements.
+fn rows_of_arrays<'ctx>(call: Value<'ctx>, var: &mut Var<'ctx>, after: Vec<Dim<'ctx>>, elem_bytes: u64) -> std::result::Result<(), &'static str> {
+    let extents: Vec<u64> = after.iter().map(|d| d.extent.const_int_value().and_then(|e| u64::try_from(e).ok()).filter(|e| *e > 0)).collect::<Option<_>>().ok_or("of run-time size")?;
+    let per_array: u64 = extents.iter().product();
+    let last = var.rows.last_mut().expect("dimensions after rows follow a row level");
+    if last.elem_size != per_array * elem_bytes {
+        return Err("whose elements are not the reduced type");
+    }
+    let b = call.context().builder();
+    b.position_before(call);
+    let i64t = call.context().i64();
+    let times = |v: Value<'ctx>| b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(v, i64t), i64t.const_int(per_array));
+    (last.lower, last.length, last.elem_size) = (times(last.lower), times(last.length), elem_bytes);
+    let whole = |d: &Dim<'ctx>| matches!(crate::sections::contiguity(d.lower.const_int_value(), d.length.const_int_value(), d.extent.const_int_value()), crate::sections::Contiguity::Whole);
+    if !after.iter().all(whole) {
+        var.dims = after;
+    }
+    Ok(())
 }
 
 /// Regions nest properly, and compute regions do not nest; loops live inside compute regions.

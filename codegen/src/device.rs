@@ -838,7 +838,7 @@ fn reductions<'ctx>(
                 }
                 // A loop's item with no room (its bounds are computed in the region): copies
                 // made where the loop begins.
-                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() && crate::private_copies::ViewLayout::of(&x.var).is_some() => {
+                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() => {
                     local.push((x.clone(), owner.unwrap_or_default()));
                     kept.push(x);
                 }
@@ -980,7 +980,7 @@ fn local_view<'ctx>(dev: Module<'ctx>, x: &crate::contract::Reduction<'ctx>, beg
     let at = crate::reduction::after_definitions(begin, &bounds);
     let anchor = at.next_instruction().expect("a loop's begin marker is followed by its loop");
     b.position_before(anchor);
-    let layout = crate::private_copies::ViewLayout::of(v).expect("local views are made for the layouts a room holds");
+    let layout = crate::private_copies::ViewLayout::of(v);
     let args = crate::private_copies::view_args(&b, v);
     let lo_bytes = b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(v.lower, i64t), b.sext_or_trunc(v.elem_size, i64t));
     let shape = crate::reduction::ViewShape::of(layout, args[0], &args[1..]);
@@ -1007,7 +1007,7 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
             crate::private_copies::Source::ReductionView(x) => {
                 use crate::private_copies::ViewLayout;
                 use crate::reduction::ViewShape;
-                let layout = ViewLayout::of(x)?;
+                let layout = ViewLayout::of(x);
                 let (lo_bytes, count, extras) = crate::private_copies::view_params(k, call, layout.extras())?;
                 let shape = ViewShape::of(layout, count, &extras);
                 let view = crate::reduction::View { area: Some(call), anchor: None, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };

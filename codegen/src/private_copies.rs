@@ -380,13 +380,13 @@ pub fn reduced_variable<'ctx>(x: &Var<'ctx>) -> Value<'ctx> {
 
 /// Room for private copies of captured variable `v` that one of the construct's or its
 /// loops' array reductions without constant bounds may need ([`Source::ReductionView`]):
-/// the first such item of `v` in a layout a room holds ([`ViewLayout`]), its bounds computed
+/// the first such item of `v` (laid out as [`ViewLayout`] says), its bounds computed
 /// again before the region (`before`, in the host function whose CFG is `cfg`). None when
 /// `v` has no such item or its bounds are computed in the region (reduction.rs then makes a
 /// loop's copies where the loop begins, `View::local_copy`).
 pub fn reduction_view<'ctx>(d: &Directive<'ctx>, loops: &[Directive<'ctx>], v: Value<'ctx>, before: Value<'ctx>, cfg: &crate::cfg::FunctionCfg<'ctx>) -> Option<Copy<'ctx>> {
     let r = std::iter::once(d).chain(loops).flat_map(|l| l.clauses.iter()).find_map(|c| match c {
-        Clause::Reduction(r) if reduced_variable(&r.var) == v && ViewLayout::of(&r.var).is_some() => {
+        Clause::Reduction(r) if reduced_variable(&r.var) == v => {
             (crate::reduction::placement(r) == crate::reduction::Placement::AtomicsNeeded).then_some(r)
         }
         _ => None,
@@ -416,20 +416,20 @@ pub enum ViewLayout {
     /// with every trailing dimension whole): per dimension `first`, `cols` and `row` (its
     /// extent) follow.
     Part(usize),
-    /// Through this many levels of pointer rows: each level's table (of `count` row pointers
+    /// Through `levels` levels of pointer rows: each level's table (of `count` row pointers
     /// at the first level), then the rows; `rows_dims`' values after the count follow
     /// (level 0's rebase, then each further level's count and rebase), then the row's
-    /// elements.
-    Rows(usize),
+    /// elements. Rows of arrays with a part of each (`parts` > 0: contract.rs
+    /// `rows_of_arrays`) then have `first`, `cols`, `row` per array dimension, as `Part`'s.
+    Rows { levels: usize, parts: usize },
 }
 
 impl ViewLayout {
-    pub fn of(x: &Var<'_>) -> Option<ViewLayout> {
+    pub fn of(x: &Var<'_>) -> ViewLayout {
         match (x.dims.len(), x.rows.len()) {
-            (0, 0) => Some(ViewLayout::Flat),
-            (dims, 0) => Some(ViewLayout::Part(dims)),
-            (0, levels) => Some(ViewLayout::Rows(levels)),
-            _ => None,
+            (0, 0) => ViewLayout::Flat,
+            (dims, 0) => ViewLayout::Part(dims),
+            (parts, levels) => ViewLayout::Rows { levels, parts },
         }
     }
 
@@ -438,7 +438,7 @@ impl ViewLayout {
         match self {
             ViewLayout::Flat => 0,
             ViewLayout::Part(dims) => 3 * dims,
-            ViewLayout::Rows(levels) => 2 * levels,
+            ViewLayout::Rows { levels, parts } => 2 * levels + 3 * parts,
         }
     }
 }
@@ -449,15 +449,16 @@ impl ViewLayout {
 pub(crate) fn view_args<'ctx>(b: &Builder<'ctx>, x: &Var<'ctx>) -> Vec<Value<'ctx>> {
     let i64t = x.length.context().i64();
     let wide = |v: Value<'ctx>| b.sext_or_trunc(v, i64t);
-    match ViewLayout::of(x).expect("reduction_view admits these") {
+    match ViewLayout::of(x) {
         ViewLayout::Flat => vec![wide(x.length)],
         ViewLayout::Part(_) => {
             let count = x.dims.iter().fold(wide(x.length), |n, d| b.binop(Opcode::LLVMMul, n, wide(d.extent)));
             std::iter::once(count).chain(x.dims.iter().flat_map(|d| [wide(d.lower), wide(d.length), wide(d.extent)])).collect()
         }
-        ViewLayout::Rows(_) => {
+        ViewLayout::Rows { .. } => {
             let (mut dims, _) = rows_dims(b, x);
             dims.push(wide(x.rows.last().expect("rows").length));
+            dims.extend(x.dims.iter().flat_map(|d| [wide(d.lower), wide(d.length), wide(d.extent)]));
             dims
         }
     }
@@ -687,7 +688,7 @@ pub fn param_types<'ctx>(ctx: Context<'ctx>, copies: &[Copy<'ctx>]) -> Vec<crate
     for c in copies {
         t.extend([ctx.i64(), ctx.i64()]);
         if let Source::ReductionView(x) = &c.source {
-            t.extend(std::iter::repeat_n(ctx.i64(), 1 + ViewLayout::of(x).map_or(0, ViewLayout::extras)));
+            t.extend(std::iter::repeat_n(ctx.i64(), 1 + ViewLayout::of(x).extras()));
         }
         // Per level of pointer rows: its count and rebase; the row's bytes once.
         match row_levels(c).len() {
@@ -719,7 +720,7 @@ pub fn emit_entry<'ctx>(m: Module<'ctx>, b: &Builder<'ctx>, copies: &[Copy<'ctx>
         if let Source::ReductionView(x) = &c.source {
             // The section's count and its layout's extras follow the rebase; reduction.rs
             // reads them (`view_args`).
-            at += 1 + ViewLayout::of(x).map_or(0, ViewLayout::extras);
+            at += 1 + ViewLayout::of(x).extras();
             let level = i64t.const_int(CopyLevel::Thread as u64);
             out.push(b.call(copy_fn, &[area, sizes[0], sizes[1], sizes[2], level, offset], &format!("{name}{VIEW_SUFFIX}")));
             continue;
@@ -920,7 +921,7 @@ pub fn host_ranges<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, copies: &[Copy<'
             Source::ReductionView(x) => {
                 // Whole rows of a part of each row; a row table and the rows through pointers.
                 let bytes = match ViewLayout::of(x) {
-                    Some(ViewLayout::Rows(_)) => rows_bytes(b, x),
+                    ViewLayout::Rows { .. } => rows_bytes(b, x),
                     _ => b.binop(Opcode::LLVMMul, b.sext_or_trunc(x.length, i64t), b.sext_or_trunc(x.elem_size, i64t)),
                 };
                 (ctx.ptr().const_null(), bytes, b.binop(Opcode::LLVMMul, x.lower, x.elem_size))

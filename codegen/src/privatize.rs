@@ -362,8 +362,15 @@ fn array_name(a: Value<'_>) -> String {
     if name.trim_start_matches("vla").chars().all(|c| c.is_ascii_digit()) {
         "a variable-length array".to_string()
     } else {
-        name
+        reduction_copy_name(&name).unwrap_or(name)
     }
+}
+
+/// A loop's reduction copy made where the loop begins (reduction.rs `View::local_copy`, named
+/// `<item>.red<k>` and the suffix) as the report calls it: "a reduction copy of <item>".
+fn reduction_copy_name(name: &str) -> Option<String> {
+    let (item, k) = name.strip_suffix(VECTOR_SUFFIX)?.rsplit_once(".red")?;
+    (!k.is_empty() && k.chars().all(|c| c.is_ascii_digit())).then(|| format!("a reduction copy of {item}"))
 }
 
 /// What [`if_then`] made: the value its body computed, the body's block and the block that
@@ -599,6 +606,14 @@ mod tests {
         assert_eq!(suffix_for(G), GANG_SUFFIX);
         assert_eq!(suffix_for(GW), WORKER_SUFFIX);
         assert_eq!(suffix_for(GWV), VECTOR_SUFFIX);
+    }
+
+    #[test]
+    fn reduction_copies_by_their_item() {
+        assert_eq!(reduction_copy_name("h[0:k].red3.acc.vector").as_deref(), Some("a reduction copy of h[0:k]"));
+        assert_eq!(reduction_copy_name("p.red.x.red12.acc.vector").as_deref(), Some("a reduction copy of p.red.x"));
+        assert_eq!(reduction_copy_name("t.red.acc.vector"), None);
+        assert_eq!(reduction_copy_name("h[0:k].red3"), None);
         assert_eq!(explicit("tmp.acc.gang"), Some(Placement::PerGang));
         assert_eq!(explicit("tmp.acc.vector"), Some(Placement::PerThread));
         assert_eq!(explicit("tmp"), None);

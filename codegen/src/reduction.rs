@@ -672,6 +672,10 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         }
         copies.push(red);
         let how = match (tree, within) {
+            _ if view.is_some_and(|v| v.area.is_none()) => {
+                let into = if outer == it.key { "; combined into the variable with compare-and-swaps where the loop ends" } else { "" };
+                format!("{} ({}){into}", View::LOOP_COPY_STRATEGY, within.describe())
+            }
             _ if view.is_some() => format!("{} ({})", View::SITE_STRATEGY, within.describe()),
             (Tree::Deferred, _) => "each thread's partial goes to the enclosing loop's tree".to_string(),
             (Tree::Over(lv), Within::Nothing) if *lv == l.levels => within.describe().to_string(),
@@ -722,8 +726,10 @@ pub enum ViewShape<'ctx> {
     /// sub-table and the rebase of what its entries point to (`dims`, as
     /// `__acc_private_rows` takes them: the first count is `count`), then `cols` elements
     /// per row. A copy is each level's table (aimed at its own next level, as a private
-    /// copy's), then the rows.
-    Rows { dims: Vec<Value<'ctx>>, cols: Value<'ctx> },
+    /// copy's), then the rows. Rows of arrays (contract.rs `rows_of_arrays`) with a part of
+    /// each array have `parts`: each row is then `cols / (product of their rows)` arrays,
+    /// of which only the part is combined into the variable.
+    Rows { dims: Vec<Value<'ctx>>, cols: Value<'ctx>, parts: Vec<PartDim<'ctx>> },
 }
 
 /// One trailing dimension of a [`ViewShape::Part`]: `cols` indices from `first` of `row`.
@@ -734,14 +740,49 @@ pub struct PartDim<'ctx> {
     pub row: Value<'ctx>,
 }
 
+/// Part dimensions from their values, `first`, `cols`, `row` each.
+fn part_dims<'ctx>(values: &[Value<'ctx>]) -> Vec<PartDim<'ctx>> {
+    values.chunks_exact(3).map(|d| PartDim { first: d[0], cols: d[1], row: d[2] }).collect()
+}
+
+/// The rows of a part ([`PartDim`]s, outermost first) of `whole` elements of whole rows, where
+/// `b` is: the outermost range's, times the part's indices of every dimension but the last.
+fn part_rows<'ctx>(b: &crate::ir::Builder<'ctx>, parts: &[PartDim<'ctx>], whole: Value<'ctx>) -> Value<'ctx> {
+    let i64t = whole.context().i64();
+    let (_, above) = parts.split_last().expect("a part has a trailing dimension");
+    let row_elements = parts.iter().fold(i64t.const_int(1), |n, d| b.binop(Opcode::LLVMMul, n, d.row));
+    above.iter().fold(b.binop(Opcode::LLVMUDiv, whole, row_elements), |n, d| b.binop(Opcode::LLVMMul, n, d.cols))
+}
+
+/// The element (from the whole rows' first) where row `r` of a part starts: with r's
+/// digits (the last dimension varies fastest), ((i x row1 + first1 + j1) x row2 + ...) x
+/// rowk + firstk.
+fn part_row_start<'ctx>(b: &crate::ir::Builder<'ctx>, parts: &[PartDim<'ctx>], r: Value<'ctx>) -> Value<'ctx> {
+    let (last, above) = parts.split_last().expect("a part has a trailing dimension");
+    let mut digits = Vec::new();
+    let mut rest = r;
+    for d in above.iter().rev() {
+        digits.push(b.binop(Opcode::LLVMURem, rest, d.cols));
+        rest = b.binop(Opcode::LLVMUDiv, rest, d.cols);
+    }
+    let mut element = rest;
+    for (d, j) in above.iter().zip(digits.iter().rev()) {
+        element = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, element, d.row), d.first), *j);
+    }
+    b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, element, last.row), last.first)
+}
+
 impl<'ctx> ViewShape<'ctx> {
     /// From a layout's values after the count (private_copies.rs `view_args`, or the room's
     /// kernel parameters); `count` is the first of them.
     pub fn of(layout: crate::private_copies::ViewLayout, count: Value<'ctx>, extras: &[Value<'ctx>]) -> ViewShape<'ctx> {
         use crate::private_copies::ViewLayout;
         match (layout, extras) {
-            (ViewLayout::Part(_), _) => ViewShape::Part(extras.chunks_exact(3).map(|d| PartDim { first: d[0], cols: d[1], row: d[2] }).collect()),
-            (ViewLayout::Rows(_), [tables @ .., cols]) => ViewShape::Rows { dims: std::iter::once(count).chain(tables.iter().copied()).collect(), cols: *cols },
+            (ViewLayout::Part(_), _) => ViewShape::Part(part_dims(extras)),
+            (ViewLayout::Rows { levels, .. }, _) => {
+                let (tables, rest) = extras.split_at(2 * levels - 1);
+                ViewShape::Rows { dims: std::iter::once(count).chain(tables.iter().copied()).collect(), cols: rest[0], parts: part_dims(&rest[1..]) }
+            }
             _ => ViewShape::Flat,
         }
     }
@@ -752,6 +793,7 @@ impl<'ctx> View<'ctx> {
     const SHAPE: Shape = Shape { lo: 0, n: 0, array: true, part: None };
     const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
+    const LOOP_COPY_STRATEGY: &'static str = "a copy per thread of run-time size made where the loop begins (the region reads its elements and computes its bounds)";
 
     /// Computes in the entry block, right after the room's call (before any loop begins), or
     /// for a loop's own copies before the loop, after its clause's bounds.
@@ -788,7 +830,7 @@ impl<'ctx> View<'ctx> {
     /// the combines between copies cover.
     fn elements(&self, b: &crate::ir::Builder<'ctx>) -> Value<'ctx> {
         match &self.shape {
-            ViewShape::Rows { dims, cols } => b.binop(Opcode::LLVMMul, Self::data_rows(b, dims), *cols),
+            ViewShape::Rows { dims, cols, .. } => b.binop(Opcode::LLVMMul, Self::data_rows(b, dims), *cols),
             _ => self.count,
         }
     }
@@ -818,7 +860,7 @@ impl<'ctx> View<'ctx> {
     fn as_variable(&self, m: Module<'ctx>, b: &crate::ir::Builder<'ctx>, at_entry: &crate::ir::Builder<'ctx>, copy: Value<'ctx>, elem_bytes: u64) -> Value<'ctx> {
         let ctx = m.context();
         let i64t = ctx.i64();
-        if let ViewShape::Rows { dims, cols } = &self.shape {
+        if let ViewShape::Rows { dims, cols, .. } = &self.shape {
             let row_bytes = b.binop(Opcode::LLVMMul, *cols, i64t.const_int(elem_bytes));
             let level = i64t.const_int(crate::private_copies::CopyLevel::Thread as u64);
             crate::private_copies::call_rows(m, b, at_entry, copy, dims, row_bytes, ctx.ptr().const_null(), level);
@@ -858,7 +900,7 @@ impl<'ctx> View<'ctx> {
         match &self.shape {
             ViewShape::Flat => {}
             ViewShape::Part(dims) => v.extend(dims.iter().flat_map(|d| [d.first, d.cols, d.row])),
-            ViewShape::Rows { dims, cols } => v.extend(dims.iter().copied().chain([*cols])),
+            ViewShape::Rows { dims, cols, parts } => v.extend(dims.iter().copied().chain([*cols]).chain(parts.iter().flat_map(|d| [d.first, d.cols, d.row]))),
         }
         v
     }
@@ -882,34 +924,20 @@ impl<'ctx> View<'ctx> {
                 b.call(combine, &[b.gep_bytes(ctx, var, self.lo_bytes), self.first(&b, copy), self.count, dims], "");
             }
             ViewShape::Part(parts) => {
-                // The part's rows: the outermost range's, times the part's indices of every
-                // trailing dimension but the last.
-                let (last, above) = parts.split_last().expect("a part has a trailing dimension");
-                let whole = parts.iter().fold(i64t.const_int(1), |n, d| b.binop(Opcode::LLVMMul, n, d.row));
-                let outer = b.binop(Opcode::LLVMUDiv, self.count, whole);
-                let rows = above.iter().fold(outer, |n, d| b.binop(Opcode::LLVMMul, n, d.cols));
-                for_each_row(m, before, rows, |b, r| {
-                    // Row r's digits (the last dimension varies fastest), then its element in
-                    // whole rows: ((i x row1 + first1 + j1) x row2 + ...) x rowk + firstk.
-                    let mut digits = Vec::new();
-                    let mut rest = r;
-                    for d in above.iter().rev() {
-                        digits.push(b.binop(Opcode::LLVMURem, rest, d.cols));
-                        rest = b.binop(Opcode::LLVMUDiv, rest, d.cols);
-                    }
-                    let mut element = rest;
-                    for (d, j) in above.iter().zip(digits.iter().rev()) {
-                        element = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, element, d.row), d.first), *j);
-                    }
+                let last = parts.last().expect("a part has a trailing dimension");
+                for_each_row(m, before, part_rows(&b, parts, self.count), |b, r| {
                     // (A copy of whole rows has no table: its part starts as the variable's.)
-                    let at = |p| row_part(b, p, self.lo_bytes, last.first, last.row, elem_bytes, element);
-                    b.call(combine, &[at(var), at(copy), last.cols, dims], "");
+                    let offset = b.binop(Opcode::LLVMAdd, self.lo_bytes, b.binop(Opcode::LLVMMul, part_row_start(b, parts, r), size));
+                    b.call(combine, &[b.gep_bytes(ctx, var, offset), b.gep_bytes(ctx, copy, offset), last.cols, dims], "");
                 });
             }
-            ViewShape::Rows { dims: levels, cols } => {
+            ViewShape::Rows { dims: levels, cols, parts } => {
                 let cols = *cols;
-                let rows = Self::data_rows(&b, levels);
+                // Rows of arrays with a part of each: that many of the part's rows per row.
+                let per_row = if parts.is_empty() { i64t.const_int(1) } else { part_rows(&b, parts, cols) };
+                let rows = b.binop(Opcode::LLVMMul, Self::data_rows(&b, levels), per_row);
                 for_each_row(m, before, rows, |b, r| {
+                    let (r, in_row) = (b.binop(Opcode::LLVMUDiv, r, per_row), b.binop(Opcode::LLVMURem, r, per_row));
                     // Row r's digits, one per level (the last varies fastest), then down the
                     // variable's tables from the section's start, each entry moved to its
                     // section's start.
@@ -926,7 +954,13 @@ impl<'ctx> View<'ctx> {
                         table = b.gep_bytes(ctx, entry, *rebase);
                     }
                     let src = b.gep_bytes(ctx, self.first(b, copy), b.binop(Opcode::LLVMMul, b.binop(Opcode::LLVMMul, r, cols), size));
-                    b.call(combine, &[table, src, cols, dims], "");
+                    match parts.last() {
+                        None => b.call(combine, &[table, src, cols, dims], ""),
+                        Some(last) => {
+                            let offset = b.binop(Opcode::LLVMMul, part_row_start(b, parts, in_row), size);
+                            b.call(combine, &[b.gep_bytes(ctx, table, offset), b.gep_bytes(ctx, src, offset), last.cols, dims], "")
+                        }
+                    };
                 });
             }
         }
@@ -1279,7 +1313,7 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>], before: Value<'ctx>,
             // A part of each row: the whole rows are mapped.
             let mut var = Var { dims: Vec::new(), ..r.var.clone() };
             if !r.var.dims.is_empty() {
-                var.text = whole_rows_text(&r.var.text);
+                var.text = whole_rows_text(&r.var.text, 1 + r.var.rows.len());
             }
             for v in [&mut var.base, &mut var.lower, &mut var.length].into_iter().chain(var.rows.iter_mut().flat_map(|r| [&mut r.lower, &mut r.length])) {
                 *v = computed_before(*v, before, cfg, 0)?;
@@ -1290,9 +1324,10 @@ pub fn implied_copies<'ctx>(gang_items: &[Reduction<'ctx>], before: Value<'ctx>,
 }
 
 /// `b[1:m][:]` for `b[1:m][2:3]`: the section of whole rows around a part of each.
-fn whole_rows_text(text: &str) -> String {
-    match text.find(']') {
-        Some(end) => format!("{}{}", &text[..=end], "[:]".repeat(text[end..].matches('[').count())),
+/// (`keep`: the leading brackets that stay, the range's and its pointer rows'.)
+fn whole_rows_text(text: &str, keep: usize) -> String {
+    match text.match_indices(']').nth(keep - 1) {
+        Some((end, _)) => format!("{}{}", &text[..=end], "[:]".repeat(text[end..].matches('[').count())),
         None => text.to_string(),
     }
 }
@@ -1341,9 +1376,11 @@ mod tests {
 
     #[test]
     fn whole_rows_around_a_part_of_each() {
-        assert_eq!(whole_rows_text("b[1:m][2:3]"), "b[1:m][:]");
-        assert_eq!(whole_rows_text("c[0:2][:][1:1]"), "c[0:2][:][:]");
-        assert_eq!(whole_rows_text("d"), "d");
+        assert_eq!(whole_rows_text("b[1:m][2:3]", 1), "b[1:m][:]");
+        assert_eq!(whole_rows_text("c[0:2][:][1:1]", 1), "c[0:2][:][:]");
+        assert_eq!(whole_rows_text("d", 1), "d");
+        // Rows that are pointers to arrays keep their rows' ranges.
+        assert_eq!(whole_rows_text("q[0:a][1:b][2:3]", 2), "q[0:a][1:b][:]");
     }
 
     #[test]

@@ -165,3 +165,56 @@ void row_part_stores(int n, double m[8][8]) {
 #pragma acc parallel loop reduction(+:m[0:8][0:4])
   for (int i = 0; i < n; i++) m[i % 8][i % 4] = i;
 }
+
+// A part of each row of a 3-D array whose region stores an element plainly: copies of
+// run-time size holding the whole rows, combined into the array over the part's elements
+// only (row by row, every trailing dimension's part).
+// REPORT-LABEL: reduction-runtime-bounds.c: box_stores:
+// REPORT: [[@LINE+6]], Generating reduction(+:b[1:2][1:3][2:4]) across gangs: a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps
+// REPORT: [[@LINE+5]], Generating copy(b[1:2][:][:])
+// PTX-LABEL: .entry box_stores_l{{[0-9]+}}(
+// PTX: atom.relaxed.sys.global.cas.b64
+// PTX: ret;
+void box_stores(int n, long b[4][5][7]) {
+#pragma acc parallel loop reduction(+:b[1:2][1:3][2:4])
+  for (int i = 0; i < n; i++) b[1 + i % 2][1 + i % 3][2 + i % 4] = i;
+}
+
+// A gang loop's item whose bounds the region computes, in a region that reads an element:
+// each thread's copy is made where the loop begins (on its stack, or from the device heap
+// when large), and each gang combines the loop's result into the variable.
+// REPORT-LABEL: reduction-runtime-bounds.c: gang_computed:
+// REPORT: [[@LINE+11]], Generating reduction(+:h[0:k]) over gang worker vector: a copy per thread of run-time size made where the loop begins (the region reads its elements and computes its bounds) (gang tree (a partial per warp in shared memory)); combined into the variable with compare-and-swaps where the loop ends
+// REPORT: Generating implicit private(a reduction copy of h[0:k]): a thread's own array whose size the region computes: on its stack up to 256 bytes, else from the device heap
+// PTX-LABEL: .entry gang_computed_l{{[0-9]+}}(
+// PTX: malloc
+// PTX: bar.sync
+// PTX: atom.relaxed.sys.global.cas.b64
+// PTX: free
+void gang_computed(int n, const int *len, double *h, double *out) {
+#pragma acc parallel copyin(len[0:1]) copy(h[0:64]) copyout(out[0:n])
+  {
+    int k = len[0];
+#pragma acc loop gang vector reduction(+:h[0:k])
+    for (int i = 0; i < n; i++) {
+      h[i % k] += 1;
+      out[i] = h[i % k];
+    }
+  }
+}
+
+// Rows that are pointers to arrays (`double (**q)[6]`): the arrays' elements are the rows'
+// (contract.rs `rows_of_arrays`); a part of each array read and stored plainly gets copies
+// of the whole arrays, combined over the part only; the implied copy maps the rows' arrays.
+// REPORT-LABEL: reduction-runtime-bounds.c: array_rows:
+// REPORT: [[@LINE+5]], Generating reduction(max:q[0:a][1:b][2:3]) across gangs: a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps
+// REPORT: [[@LINE+4]], Generating copy(q[0:a][1:b][:])
+// PTX-LABEL: .entry array_rows_l{{[0-9]+}}(
+// PTX: atom.relaxed.sys.cas.b64
+void array_rows(int n, int a, int b, double (**q)[6]) {
+#pragma acc parallel loop reduction(max:q[0:a][1:b][2:3])
+  for (int t = 0; t < n; t++) {
+    double v = q[t % a][1 + t % b][2 + t % 3];
+    q[t % a][1 + t % b][2 + t % 3] = v > t ? v : t;
+  }
+}

@@ -4,7 +4,8 @@
  *    constant and run-time bounds, on the construct (across gangs) and on a loop;
  *  - an item whose bounds the region computes (`int k = ...;` inside it) on a gang loop
  *    (reduced across gangs), or that is not one flat range (a part of each row, rows that
- *    are pointers), on a gang, worker or vector loop.
+ *    are pointers), on a gang, worker or vector loop;
+ *  - rows that are pointers to arrays (`double (**q)[6]`), whole or a part of each array.
  * Each thread gets private copies (codegen/src/reduction.rs `View`): a read sees the thread's
  * own partial result, so every check below holds however the iterations are spread. Sizes are
  * odd, elements are hit by many iterations of different gangs and lanes, original values take
@@ -248,6 +249,65 @@ static void siblings(int gangs, int n, int base) {
   free(h);
 }
 
+/* Rows that are pointers to arrays (`double (**q)[6]`), whole arrays: updates only (atomics),
+ * then a read (copies). */
+static void rows_of_arrays(int n, int a, int b) {
+  double (**q)[6] = e2e_alloc(sizeof(double (*)[6]) * a);
+  for (int i = 0; i < a; i++) {
+    q[i] = e2e_alloc(sizeof(double[6]) * (b + 1));
+    for (int j = 0; j <= b; j++)
+      for (int k = 0; k < 6; k++) q[i][j][k] = i * 100 + j * 10 + k;
+  }
+#pragma acc parallel loop reduction(+: q[0:a][0:b + 1][0:6])
+  for (int t = 0; t < n; t++) q[t % a][(t / 2) % (b + 1)][(t * 5) % 6] += 1;
+#pragma acc parallel loop vector_length(32) reduction(+: q[0:a][0:b + 1][0:6])
+  for (int t = 0; t < n; t++) {
+    double v = q[t % a][(t / 3) % (b + 1)][t % 6];
+    q[t % a][(t / 3) % (b + 1)][t % 6] = v < -1e300 ? 0 : v + 2;
+  }
+  for (int i = 0; i < a; i++)
+    for (int j = 0; j <= b; j++)
+      for (int k = 0; k < 6; k++) {
+        double want = i * 100 + j * 10 + k;
+        for (int t = 0; t < n; t++) {
+          if (t % a == i && (t / 2) % (b + 1) == j && (t * 5) % 6 == k) want += 1;
+          if (t % a == i && (t / 3) % (b + 1) == j && t % 6 == k) want += 2;
+        }
+        CHECK(q[i][j][k] == want, "rows_of_arrays(%d, %d, %d): q[%d][%d][%d] = %g, want %g", n, a, b, i, j, k, q[i][j][k], want);
+      }
+  for (int i = 0; i < a; i++) free(q[i]);
+  free(q);
+}
+
+/* A part of each array through pointer rows (`q[0:a][1:b][2:3]`), read and stored plainly:
+ * copies of the whole arrays, combined over the part only; an element outside it holding
+ * -0.0 would become +0.0 if it were combined (-0.0 + 0.0). */
+static void rows_of_array_parts(int n, int a, int b) {
+  double (**q)[6] = e2e_alloc(sizeof(double (*)[6]) * a);
+  for (int i = 0; i < a; i++) {
+    q[i] = e2e_alloc(sizeof(double[6]) * (b + 1));
+    for (int j = 0; j <= b; j++)
+      for (int k = 0; k < 6; k++) q[i][j][k] = j < 1 || k < 2 || k >= 5 ? -0.0 : i * 100 + j * 10 + k;
+  }
+#pragma acc parallel loop reduction(+: q[0:a][1:b][2:3])
+  for (int t = 0; t < n; t++) {
+    int i = t % a, j = 1 + (t / 2) % b, k = 2 + (t / 7) % 3;
+    double v = q[i][j][k];
+    q[i][j][k] = v < -1e300 ? 0 : v + t % 3;
+  }
+  for (int i = 0; i < a; i++)
+    for (int j = 0; j <= b; j++)
+      for (int k = 0; k < 6; k++) {
+        double want = j < 1 || k < 2 || k >= 5 ? -0.0 : i * 100 + j * 10 + k;
+        for (int t = 0; t < n; t++)
+          if (t % a == i && 1 + (t / 2) % b == j && 2 + (t / 7) % 3 == k) want += t % 3;
+        int same = q[i][j][k] == want && signbit(q[i][j][k]) == signbit(want);
+        CHECK(same, "rows_of_array_parts(%d, %d, %d): q[%d][%d][%d] = %g, want %g", n, a, b, i, j, k, q[i][j][k], want);
+      }
+  for (int i = 0; i < a; i++) free(q[i]);
+  free(q);
+}
+
 int main(void) {
   box_constant(3001);
   box_runtime(4001, 2, 3, 3, 2);
@@ -259,6 +319,10 @@ int main(void) {
   part_computed(6, 777, 4, 5);
   rows_computed(5, 999, 3, 4);
   siblings(7, 501, 5);
+  rows_of_arrays(3001, 3, 4);
+  rows_of_arrays(5, 2, 1);
+  rows_of_array_parts(3001, 3, 4);
+  rows_of_array_parts(9, 2, 1);
   siblings(3, 2001, 40); /* 336-byte copies: from the device heap */
   return e2e_finish();
 }
