@@ -5,6 +5,12 @@
 //    roof over `triad` and `jacobi`).
 // Prints "RESULT <name> <metric> <value> <unit>" lines, then PASS/FAIL.
 //   nvcc -O2 -arch=native floor.cu -o floor && ./floor [launches=10000]
+// With -DFLOOR_LIB it is instead a shared library for bench/launch.c's paired rounds (the
+// CUDA launch timed in accc's own process, between accc's launches, on the same primary
+// context and CPU):
+//   nvcc -O2 -arch=native -shared -Xcompiler -fPIC -DFLOOR_LIB floor.cu -o libfloor.so
+// exporting `double floor_launch_us(long launches)`: microseconds per launch + synchronise
+// of the same one-thread kernel, or -1 when a CUDA call fails or the kernel miscounted.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,6 +32,23 @@ static double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+#ifdef FLOOR_LIB
+extern "C" double floor_launch_us(long launches) {
+  static double *x = nullptr;
+  static long done = 0;
+  if (!x && (cudaMalloc(&x, sizeof(double)) != cudaSuccess || cudaMemset(x, 0, sizeof(double)) != cudaSuccess)) return -1;
+  double t0 = now();
+  for (long r = 0; r < launches; r++) {
+    tiny<<<1, 1>>>(x);
+    if (cudaDeviceSynchronize() != cudaSuccess) return -1;
+  }
+  double t1 = now();
+  done += launches;
+  double hx = 0;
+  if (cudaMemcpy(&hx, x, sizeof(double), cudaMemcpyDeviceToHost) != cudaSuccess || hx != (double)done) return -1;
+  return 1e6 * (t1 - t0) / (double)launches;
+}
+#else
 int main(int argc, char **argv) {
   long reps = argc > 1 ? atol(argv[1]) : 10000, warm = 100;
   if (reps <= 0) reps = 10000;
@@ -63,3 +86,4 @@ int main(int argc, char **argv) {
   printf("PASS floor\n");
   return 0;
 }
+#endif

@@ -836,9 +836,10 @@ fn reductions<'ctx>(
                     viewed.push((var, x.var.text.clone(), loc.clone()));
                     kept.push(x);
                 }
-                // A loop's item with no room (its bounds are computed in the region): copies
-                // made where the loop begins.
-                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() && !storage.is_alloca() => {
+                // A loop's item with no room (its bounds are computed in the region, or it is
+                // an array of the region's own, which has no room: the lanes that share it
+                // combine into it): copies made where the loop begins.
+                Err(_) if placement == Placement::AtomicsNeeded && owner.is_some() => {
                     local.push((x.clone(), owner.unwrap_or_default()));
                     kept.push(x);
                 }

@@ -441,12 +441,18 @@ pub(crate) fn region_blocks<'ctx>(entry: Block<'ctx>, exit: Block<'ctx>) -> Vec<
 
 /// A private section's pointer at a variable index (`pp[i][0:n]`) is the element the index
 /// has where the region starts: the region's reads of `pp[i]` are the copy only while `i`
-/// keeps that value, so the index must be a variable the region captures and never assigns.
-fn check_index_variables<'ctx>(f: Value<'ctx>, path: &crate::private_copies::MemberPath<'ctx>, replaced: &[(Value<'ctx>, Value<'ctx>)], loc: &crate::error::Loc, text: &str) -> Result<()> {
+/// keeps that value, so the index must be a variable the region never assigns. Ok(false)
+/// when the region does not read an index: it never names the section (a warning says so;
+/// its copy is unused).
+fn check_index_variables<'ctx>(f: Value<'ctx>, path: &crate::private_copies::MemberPath<'ctx>, replaced: &[(Value<'ctx>, Value<'ctx>)], loc: &crate::error::Loc, text: &str) -> Result<bool> {
     for host in path.index_variables() {
         let name = display_name(host);
         let Some(slot) = replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r) else {
-            return Err(AccError::unsupported(loc, format!("'{text}' in a private clause whose index '{name}' the region does not read (privatise a section of a local pointer variable instead)")));
+            crate::error::warn(&crate::error::Warning {
+                loc: loc.clone(),
+                msg: format!("'{text}' in a private clause: the region does not read its index '{name}', so it never names this section; the clause has no effect"),
+            });
+            return Ok(false);
         };
         if !crate::private_copies::keeps_its_value(f, slot) {
             return Err(AccError::user(
@@ -455,7 +461,7 @@ fn check_index_variables<'ctx>(f: Value<'ctx>, path: &crate::private_copies::Mem
             ));
         }
     }
-    Ok(())
+    Ok(true)
 }
 
 /// Erases `a` when nothing uses it and it only computes an address (a GEP, a cast, a load of
@@ -705,7 +711,9 @@ fn build_function<'ctx>(
                 // The member's loads (of the struct as passed) are the copy's pointer.
                 let root = replaced.iter().find(|(v, _)| *v == c.value).map_or(c.value, |(_, r)| *r);
                 if let Some(path) = crate::private_copies::member_path(strip(x.base).operand(0)) {
-                    check_index_variables(f, &path, &replaced, &d.loc, &x.text)?;
+                    if !check_index_variables(f, &path, &replaced, &d.loc, &x.text)? {
+                        continue;
+                    }
                 }
                 let slot_in = |host: Value<'ctx>| replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r);
                 for load in crate::private_copies::member_loads(f, x, root, &slot_in) {
@@ -735,7 +743,9 @@ fn build_function<'ctx>(
     for c in in_loop {
         let storage = replaced.iter().find(|(v, _)| *v == c.value).map(|(_, r)| *r).ok_or_else(|| AccError::internal("an in-loop private copy of a variable the region does not capture"))?;
         if let Some(path) = &c.member {
-            check_index_variables(f, path, &replaced, &c.loc, &c.var.text)?;
+            if !check_index_variables(f, path, &replaced, &c.loc, &c.var.text)? {
+                continue;
+            }
         }
         let slot_in = |host: Value<'ctx>| replaced.iter().find(|(v, _)| *v == host).map(|(_, r)| *r);
         crate::private_copies::emit_in_loop(m, f, c, storage, &slot_in)?;

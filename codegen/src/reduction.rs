@@ -31,8 +31,11 @@
 //!
 //! The operators and types live in `runtime-ir/reduce.c` (`__acc_red_<kind>_<op>_<type>`,
 //! which also picks `redux.sync` or shuffles); this module only decides where the calls go.
-//! Does not do struct reductions or sections with bounds that are not constants (rejected as
-//! not supported yet), or merging the trees of several variables of one loop into one pass.
+//! Sections with bounds that are not constants are updated with atomics (atomic_reduction.rs)
+//! or, when the region reads an element, get copies of run-time size ([`View`]: in the
+//! launch's private area, or made where a loop begins when the region computes the bounds).
+//! Does not do struct reductions (OpenACC reduces arithmetic types) or merging the trees of
+//! several variables of one loop into one pass.
 
 use crate::contract::{Reduction, Var};
 use crate::error::{AccError, Loc, Result};
@@ -793,7 +796,7 @@ impl<'ctx> View<'ctx> {
     const SHAPE: Shape = Shape { lo: 0, n: 0, array: true, part: None };
     const GANG_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements); each gang combines its copy into the variable with compare-and-swaps";
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
-    const LOOP_COPY_STRATEGY: &'static str = "a copy per thread of run-time size made where the loop begins (the region reads its elements and computes its bounds)";
+    const LOOP_COPY_STRATEGY: &'static str = "a copy per thread of run-time size made where the loop begins (the region reads its elements)";
 
     /// Computes in the entry block, right after the room's call (before any loop begins), or
     /// for a loop's own copies before the loop, after its clause's bounds.

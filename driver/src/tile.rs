@@ -30,8 +30,8 @@
 //! the collapsed element index splits with constant divisors. Everything stays on the lines
 //! it was on (a header's replacement keeps its newlines).
 //!
-//! Deliberately not done: `tile` together with `collapse` (rejected as not supported yet),
-//! non-rectangular nests (an error: tiling needs every trip count before the nest), loop
+//! `tile` together with `collapse(n)` associates max(n, sizes) loops ([`pad_for_collapse`]).
+//! Deliberately not done: non-rectangular nests (an error: tiling needs every trip count before the nest), loop
 //! variables that are not integers. A loop variable declared before the loop keeps its
 //! value from before the loop on the host (it is private to the loop, OpenACC 3.3 §2.6.1).
 

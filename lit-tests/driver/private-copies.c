@@ -15,6 +15,7 @@
 // RUN: %accc -DINNER -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER
 // RUN: %accc -DINNER_MEMBER -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=INNER-MEMBER
 // RUN: not %accc -DMEMBER -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=MEMBER
+// RUN: %accc -DUNREAD_INDEX -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=UNREAD-INDEX
 // RUN: %accc -DVLA -Minfo=accel -c %s -o e.o 2>&1 | FileCheck %s --check-prefix=VLA
 
 // REPORT-LABEL: private-copies.c: gang_copy:
@@ -138,6 +139,16 @@ void member(double **pp, int i, int n, double *out) {
     out[j] = pp[i][0];
     i = j % 3;
   }
+}
+#endif
+
+#ifdef UNREAD_INDEX
+// An index the region never reads: the region never names the section (its accesses are
+// through other pointers), so the clause changes nothing, and a warning says so.
+// UNREAD-INDEX: private-copies.c:[[@LINE+2]]:9: warning: 'pp[i][0:n]' in a private clause: the region does not read its index 'i', so it never names this section; the clause has no effect
+void unread_index(double **pp, int i, int n, double *out) {
+#pragma acc parallel loop gang private(pp[i][0:n]) copyin(pp[0][0:37]) copyout(out[0:37])
+  for (int j = 0; j < 37; j++) out[j] = pp[0][j];
 }
 #endif
 

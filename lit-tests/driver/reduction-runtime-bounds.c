@@ -184,7 +184,7 @@ void box_stores(int n, long b[4][5][7]) {
 // each thread's copy is made where the loop begins (on its stack, or from the device heap
 // when large), and each gang combines the loop's result into the variable.
 // REPORT-LABEL: reduction-runtime-bounds.c: gang_computed:
-// REPORT: [[@LINE+11]], Generating reduction(+:h[0:k]) over gang worker vector: a copy per thread of run-time size made where the loop begins (the region reads its elements and computes its bounds) (gang tree (a partial per warp in shared memory)); combined into the variable with compare-and-swaps where the loop ends
+// REPORT: [[@LINE+11]], Generating reduction(+:h[0:k]) over gang worker vector: a copy per thread of run-time size made where the loop begins (the region reads its elements) (gang tree (a partial per warp in shared memory)); combined into the variable with compare-and-swaps where the loop ends
 // REPORT: Generating implicit private(a reduction copy of h[0:k]): a thread's own array whose size the region computes: on its stack up to 256 bytes, else from the device heap
 // PTX-LABEL: .entry gang_computed_l{{[0-9]+}}(
 // PTX: malloc

@@ -5,7 +5,8 @@
  *  - an item whose bounds the region computes (`int k = ...;` inside it) on a gang loop
  *    (reduced across gangs), or that is not one flat range (a part of each row, rows that
  *    are pointers), on a gang, worker or vector loop;
- *  - rows that are pointers to arrays (`double (**q)[6]`), whole or a part of each array.
+ *  - rows that are pointers to arrays (`double (**q)[6]`), whole or a part of each array;
+ *  - arrays the region declares, with run-time bounds, read in the loop that reduces them.
  * Each thread gets private copies (codegen/src/reduction.rs `View`): a read sees the thread's
  * own partial result, so every check below holds however the iterations are spread. Sizes are
  * odd, elements are hit by many iterations of different gangs and lanes, original values take
@@ -308,6 +309,52 @@ static void rows_of_array_parts(int n, int a, int b) {
   free(q);
 }
 
+/* Arrays of the region's own (declared in the gang loop's body, shared by its lanes) with
+ * run-time bounds, read in the vector loop that reduces them: the lanes' copies are made
+ * where the loop begins and combined into the gang's array. A flat range, and a part of
+ * each row of a 2-D array. */
+static void region_arrays(int gangs, int n, int m, int r, int c) {
+  long *out = e2e_alloc(sizeof(long) * gangs * 2);
+#pragma acc parallel loop gang vector_length(64) copyout(out[0:gangs * 2])
+  for (int g = 0; g < gangs; g++) {
+    long t[40];
+    int u[5][9];
+    for (int k = 0; k < 40; k++) t[k] = k;
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 9; j++) u[i][j] = 100 * i + j;
+#pragma acc loop vector reduction(+: t[0:m]) reduction(max: u[1:r][2:c])
+    for (int k = 0; k < n; k++) {
+      long v = t[(k * 3 + g) % m];
+      t[(k * 3 + g) % m] = v < -1000000000L ? 0 : v + 1 + k % 2;
+      int i = 1 + k % r, j = 2 + (k / 3) % c, w = (k * 7 + g) % 1000, old = u[i][j];
+      u[i][j] = w > old ? w : old;
+    }
+    long s = 0, q = 0;
+    for (int k = 0; k < 40; k++) s += t[k] * (k + 1);
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 9; j++) q += (long)u[i][j] * (i * 9 + j + 1);
+    out[2 * g] = s, out[2 * g + 1] = q;
+  }
+  for (int g = 0; g < gangs; g++) {
+    long t[40], s = 0, q = 0;
+    int u[5][9];
+    for (int k = 0; k < 40; k++) t[k] = k;
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 9; j++) u[i][j] = 100 * i + j;
+    for (int k = 0; k < n; k++) {
+      t[(k * 3 + g) % m] += 1 + k % 2;
+      int i = 1 + k % r, j = 2 + (k / 3) % c, w = (k * 7 + g) % 1000;
+      if (w > u[i][j]) u[i][j] = w;
+    }
+    for (int k = 0; k < 40; k++) s += t[k] * (k + 1);
+    for (int i = 0; i < 5; i++)
+      for (int j = 0; j < 9; j++) q += (long)u[i][j] * (i * 9 + j + 1);
+    CHECK(out[2 * g] == s, "region_arrays(%d, %d, %d, %d, %d): gang %d's t sums to %ld, want %ld", gangs, n, m, r, c, g, out[2 * g], s);
+    CHECK(out[2 * g + 1] == q, "region_arrays(%d, %d, %d, %d, %d): gang %d's u sums to %ld, want %ld", gangs, n, m, r, c, g, out[2 * g + 1], q);
+  }
+  free(out);
+}
+
 int main(void) {
   box_constant(3001);
   box_runtime(4001, 2, 3, 3, 2);
@@ -323,6 +370,8 @@ int main(void) {
   rows_of_arrays(5, 2, 1);
   rows_of_array_parts(3001, 3, 4);
   rows_of_array_parts(9, 2, 1);
+  region_arrays(7, 1001, 13, 3, 5);
+  region_arrays(3, 9, 37, 4, 7);
   siblings(3, 2001, 40); /* 336-byte copies: from the device heap */
   return e2e_finish();
 }
