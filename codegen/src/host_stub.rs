@@ -19,7 +19,7 @@ use crate::device::KernelPlan;
 use crate::error::Result;
 use crate::expr;
 use crate::mapping::GangCount;
-use crate::ir::{Builder, Context, IntPred, Module, Value};
+use crate::ir::{Builder, Context, IntPred, Module, Opcode, Value};
 use crate::outline::{Capture, Outlined};
 use crate::data::emit_waits;
 use crate::rt::{OnQueue, Runtime};
@@ -131,8 +131,17 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
         }
     }
     let inferred_starts = enter_inferred_copies(&b, ctx, &rt, q, r, plan, &host_args, loc_s, &mut implicit_exits);
+    // A synchronous entry gives the item's device address (`entered`), which serves a
+    // captured pointer that is the item's start without another lookup (`translate_at`).
+    let mut entered: Vec<Option<Value>> = Vec::new();
     for ((_, v), item) in own.iter().zip(&items) {
-        call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
+        if q.0.is_none() && v.rows.is_empty() {
+            let [addr, bytes, kind, text] = *item;
+            entered.push(Some(b.call(rt.data_enter, &[addr, bytes, kind, loc_s, text], "acc.entered")));
+        } else {
+            call_item_at(&b, ctx, q, (rt.data_enter, rt.data_enter_async, rt.data_enter_rows), v, *item, loc_s);
+            entered.push(None);
+        }
     }
     let mut dev_args = Vec::new();
     for (i, hv) in &host_args {
@@ -149,7 +158,15 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
             }
             _ => {
                 let text = b.global_string(&c.name, ".acc.name");
-                translate(&b, ctx, &rt, c, *hv, loc_s, text)
+                // The construct's own item that the pointer was named in, entered above.
+                let own_entry = c.via.as_ref().filter(|(kind, _)| *kind != DataKind::DevicePtr).and_then(|(_, var)| {
+                    let j = own.iter().position(|(_, v)| v.base == var.base && v.lower == var.lower && v.length == var.length)?;
+                    Some((entered[j]?, items[j][0]))
+                });
+                match own_entry {
+                    Some((dev, start)) => translate_at(&b, ctx, (dev, start), || translate(&b, ctx, &rt, c, *hv, loc_s, text), *hv),
+                    None => translate(&b, ctx, &rt, c, *hv, loc_s, text),
+                }
             }
         };
         dev_args.push(v);
@@ -312,6 +329,31 @@ fn translate<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, rt: &Runtime<'ctx>, c:
         }
         _ => b.call(rt.deviceptr, &[p, loc, text], ""),
     }
+}
+
+/// Device pointer `p`, where its data clause item starting at host address `start` was
+/// entered with device address `dev`: `dev` when `p` is `start` and `dev` is not null (the
+/// lookup `translate` makes would find the same entry: entries do not overlap), else
+/// `translate()`'s. Saves a present-table lookup per pointer per launch (`present(x[0:n])`
+/// around a short kernel: bench/launch.c).
+fn translate_at<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, (dev, start): (Value<'ctx>, Value<'ctx>), translate: impl FnOnce() -> Value<'ctx>, p: Value<'ctx>) -> Value<'ctx> {
+    let here = b.insert_block();
+    let f = here.parent();
+    let (slow, join) = (ctx.append_block(f, "acc.translate"), ctx.append_block(f, "acc.translated"));
+    slow.move_after(here);
+    join.move_after(slow);
+    let null = ctx.ptr().const_null();
+    let same = b.binop(Opcode::LLVMAnd, b.icmp(IntPred::LLVMIntEQ, p, start), b.icmp(IntPred::LLVMIntNE, dev, null));
+    b.cond_br(same, join, slow);
+    b.position_at_end(slow);
+    let looked_up = translate();
+    let from = b.insert_block();
+    b.br(join);
+    b.position_at_end(join);
+    let v = b.phi(ctx.ptr(), "acc.dev");
+    v.add_incoming(dev, here);
+    v.add_incoming(looked_up, from);
+    v
 }
 
 /// Pointers no clause covers whose targets the kernel reaches within bounds the host can

@@ -63,7 +63,9 @@ impl<'ctx> Runtime<'ctx> {
         // Every entry point is declared; one without a call makes no symbol in the object.
         Runtime {
             use_device: f("__accrt_use_device", i32t, &[]),
-            data_enter: f("__accrt_data_enter", v, &[p, i64t, i32t, p, p]),
+            // (Returns the item's device address: host_stub.rs uses it for a pointer that is
+            // the item's start.)
+            data_enter: f("__accrt_data_enter", p, &[p, i64t, i32t, p, p]),
             data_exit: f("__accrt_data_exit", v, &[p, i64t, i32t, p, p]),
             deviceptr: f("__accrt_deviceptr", p, &[p, p, p]),
             translate: f("__accrt_translate", p, &[p, p, p, p]),

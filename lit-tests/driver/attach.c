@@ -40,9 +40,9 @@ struct S { double *p; double arr[4]; };
 //
 // Attached after every entry; create(zero:) is CREATE | DYNAMIC | ZERO (0x903).
 // LOWERED-LABEL: define dso_local void @enter_exit(
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 40, i32 257,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 257,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 32, i32 2307,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 40, i32 257,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 257,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 32, i32 2307,
 // LOWERED: call void @__accrt_attach(ptr %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_attach(ptr %{{.*}}, i32 0,
 // LOWERED-NOT: __accrt_attach
@@ -61,8 +61,8 @@ void enter_exit(struct S *s, int n) {
 // The struct value is mapped implicitly (implicit items enter first, so a clause item that is
 // part of one finds it present): attached after both, detached before either exits.
 // LOWERED-LABEL: define dso_local void @compute(
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_attach(
 // LOWERED: call void @__accrt_launch(
 // LOWERED: call void @__accrt_detach(
@@ -86,7 +86,7 @@ void compute(int n) {
 // LOWERED-LABEL: define dso_local void @matrix(
 // LOWERED: call void @__accrt_check_dim(i64 0, i64 %{{.*}}, i64 7, i32 2,
 // LOWERED-NOT: __accrt_check_dim
-// LOWERED: call void @__accrt_data_enter(
+// LOWERED: call {{.*}}@__accrt_data_enter(
 void matrix(double a[][7], double *q, int m, int n) {
 #pragma acc enter data copyin(a[1:n][0:7]) copyin(a[0:n][0:m]) copyin(q[0:n])
 #ifdef APART

@@ -6,10 +6,10 @@
 // ACCRT_FINALIZE (0x200), update's if_present is ACCRT_IF_PRESENT (0x400) in its flags.
 // RUN: %opt -load-pass-plugin=%plugin -passes=acc-offload %t.ll -S -o - | FileCheck %s --check-prefix=LOWERED
 // LOWERED-LABEL: define dso_local void @region(
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 3,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 128, i32 0,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 4,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 3,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 16, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 128, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 4,
 // Exits in reverse order, the items that copy out (kind 0) after the others.
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 4,
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 3,
@@ -17,7 +17,7 @@
 // LOWERED: call void @__accrt_data_exit(ptr %{{.*}}, i64 16, i32 0,
 // LOWERED-LABEL: define dso_local void @unstructured(
 // create | DYNAMIC
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 259,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 259,
 // LOWERED: call void @__accrt_update_device(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // LOWERED: call void @__accrt_update_self(ptr %{{.*}}, i64 %{{.*}}, i32 1024,
 // delete | DYNAMIC | FINALIZE

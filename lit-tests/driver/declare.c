@@ -72,9 +72,9 @@ void callee(int *out, int n) {
 // order: the second directive's items first); the locals' lifetime end and the VLA's stack
 // restore are gone.
 // CHECK-LABEL: define dso_local i32 @fn(
-// CHECK: call void @__accrt_data_enter(ptr %{{.*}}, i64 40, i32 0,
-// CHECK: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 2,
-// CHECK: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 3,
+// CHECK: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 40, i32 0,
+// CHECK: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 2,
+// CHECK: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 3,
 // CHECK-NOT: llvm.lifetime.end.p0(ptr %loc)
 // CHECK-NOT: llvm.stackrestore
 // CHECK: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 3,

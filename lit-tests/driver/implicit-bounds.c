@@ -17,8 +17,8 @@
 // STUB-LABEL: define dso_local void @add(
 // Entered (b only read: copyin, kind 1; a copy: kind 0) before the launch, each pointer
 // translated as no_create relative to its first mapped byte; the copy exits last.
-// STUB: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 1,
-// STUB: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+// STUB: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 1,
+// STUB: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
 // STUB: call ptr @__accrt_translate_no_create(
 // STUB: call ptr @__accrt_translate_no_create(
 // STUB: call void @__accrt_launch(

@@ -26,10 +26,10 @@
 //
 // One attach (p's) after the entries, its detach before the exits; the copies out last.
 // LOWERED-LABEL: define dso_local void @whole(
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 8, i32 0,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 4, i32 0,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 1, i32 4,
-// LOWERED: call void @__accrt_data_enter(ptr %{{.*}}, i64 24, i32 4,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 8, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 4, i32 0,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 1, i32 4,
+// LOWERED: call {{.*}}@__accrt_data_enter(ptr %{{.*}}, i64 24, i32 4,
 // LOWERED: call void @__accrt_attach(ptr %{{.*}}, i32 0,
 // LOWERED-NOT: __accrt_attach
 // LOWERED: call void @__accrt_detach(ptr %{{.*}}, i32 0,

@@ -29,7 +29,7 @@ declare void @__acc_end(i32)
 
 ; HOST-LABEL: define void @f(
 ; HOST-LABEL: acc.launch:
-; HOST: call void @__accrt_data_enter(ptr @garr, i64 400, i32 0,
+; HOST: call {{.*}}@__accrt_data_enter(ptr @garr, i64 400, i32 0,
 ; HOST: call void @__accrt_launch(ptr @__acc_kernel.f_l3,
 ; HOST: call void @__accrt_data_exit(ptr @garr, i64 400, i32 0,
 ; HOST-LABEL: define internal void @f_l3(i32 %n, i32 %c, ptr %garr, ptr %a)

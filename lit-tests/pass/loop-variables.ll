@@ -75,7 +75,7 @@ for.end:
 ; around the launch). The loop variable i is still private.
 ; HOST-LABEL: define i32 @live(
 ; HOST-LABEL: acc.launch:
-; HOST: call void @__accrt_data_enter(ptr %last, i64 4, i32 0,
+; HOST: call {{.*}}@__accrt_data_enter(ptr %last, i64 4, i32 0,
 ; HOST: call void @__accrt_launch(ptr @__acc_kernel.live_l20,
 ; HOST: call void @__accrt_data_exit(ptr %last, i64 4, i32 0,
 ; HOST-LABEL: define internal void @nw_l4(i32 %n, ptr %a)

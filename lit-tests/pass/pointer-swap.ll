@@ -30,8 +30,8 @@ declare void @__acc_end(i32)
 
 ; HOST-LABEL: define void @sweeps(
 ; HOST-NOT: __acc_
-; HOST: call void @__accrt_data_enter(ptr %{{[0-9]+}}, i64 %{{.*}}, i32 0,
-; HOST: call void @__accrt_data_enter(ptr %{{[0-9]+}}, i64 %{{.*}}, i32 0,
+; HOST: call {{.*}}@__accrt_data_enter(ptr %{{[0-9]+}}, i64 %{{.*}}, i32 0,
+; HOST: call {{.*}}@__accrt_data_enter(ptr %{{[0-9]+}}, i64 %{{.*}}, i32 0,
 ; The pointers' values at this launch.
 ; HOST-LABEL: launch:
 ; HOST: %[[U:[a-z0-9.]+]] = load ptr, ptr %u

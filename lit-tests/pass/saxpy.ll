@@ -26,9 +26,18 @@ declare void @__acc_end(i32)
 ; HOST: %acc.use_device = call i32 @__accrt_use_device()
 ; HOST: br i1 %{{.*}}, label %acc.launch, label %acc.host
 ; HOST-LABEL: acc.launch:
-; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
-; HOST: call void @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 1,
-; HOST: call ptr @__accrt_translate(
+; The entries give the items' device addresses; a captured pointer that is its item's start
+; takes it without another present-table lookup (host_stub.rs `translate_at`), and only
+; otherwise (a null entry, another address) calls __accrt_translate.
+; HOST: %acc.entered = call ptr @__accrt_data_enter(ptr %{{.*}}, i64 %{{.*}}, i32 0,
+; HOST: %acc.entered1 = call ptr @__accrt_data_enter(ptr %[[X_START:[0-9]+]], i64 %{{.*}}, i32 1,
+; HOST: %[[SAME:[0-9]+]] = icmp eq ptr %x, %[[X_START]]
+; HOST: %[[FOUND:[0-9]+]] = icmp ne ptr %acc.entered1, null
+; HOST: and i1 %[[SAME]], %[[FOUND]]
+; HOST: acc.translate:
+; HOST: call ptr @__accrt_translate(ptr %x,
+; HOST: acc.translated:
+; HOST-NEXT: phi ptr [ %acc.entered1, %acc.launch ], [ %{{.*}}, %acc.translate ]
 ; HOST: call void @__accrt_launch(ptr @__acc_kernel.saxpy_l2, i64 %{{.*}}, i64 1, i64 256, ptr %acc.args)
 ; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 1,
 ; HOST: call void @__accrt_data_exit(ptr %{{.*}}, i64 %{{.*}}, i32 0,

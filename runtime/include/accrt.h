@@ -77,7 +77,7 @@ enum {
 int32_t __accrt_use_device(void);
 
 /* Entry and exit of one data clause item (OpenACC 3.3 sections 2.6.7, 2.7). */
-void __accrt_data_enter(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
+void *__accrt_data_enter(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
 void __accrt_data_exit(void *host, int64_t bytes, int32_t kind, const char *loc, const char *text);
 
 /* `update device(...)` / `update self(...)` of a present range (absent: error, or skipped

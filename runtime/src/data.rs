@@ -207,7 +207,8 @@ fn table() -> MutexGuard<'static, DeviceTable> {
         device::PerDevice::new(|| Mutex::new(DeviceTable { table: PresentTable::new(), declared: 0 }));
     let lock = || TABLES.get().lock().unwrap_or_else(|e| e.into_inner());
     let mut t = lock();
-    if matches!(device::selected(), Some(Some(_))) {
+    // (`declare` registrations are rare: most calls find none new.)
+    if declare::any_since(t.declared) && matches!(device::selected(), Some(Some(_))) {
         let mut seen = t.declared;
         let (rows, plain): (Vec<_>, Vec<_>) = declare::registered_since(&mut seen).into_iter().partition(|d| !d.rows.is_empty());
         for d in &plain {

@@ -65,6 +65,12 @@ pub fn register(d: Declared) {
     COUNT.store(r.len(), Ordering::Release);
 }
 
+/// Whether any range was registered after the first `seen` (a cheap check before
+/// [`registered_since`]).
+pub fn any_since(seen: usize) -> bool {
+    COUNT.load(Ordering::Acquire) > seen
+}
+
 /// The globals registered after the first `*seen` (usually none: one atomic load), in the
 /// order to map them ([`in_mapping_order`]); `*seen` becomes the number registered.
 pub fn registered_since(seen: &mut usize) -> Vec<Declared> {

@@ -89,5 +89,12 @@ pub unsafe fn cstr<'a>(p: *const c_char, default: &'a str) -> std::borrow::Cow<'
         return default.into();
     }
     // SAFETY: non-null and NUL-terminated (caller's guarantee).
-    unsafe { CStr::from_ptr(p) }.to_string_lossy()
+    let s = unsafe { CStr::from_ptr(p) };
+    // The compiler's strings are UTF-8 (source text): `to_str` checks that on its fast path
+    // (every clause item of every construct passes here); only other bytes need the lossy
+    // copy.
+    match s.to_str() {
+        Ok(s) => s.into(),
+        Err(_) => s.to_string_lossy(),
+    }
 }

@@ -227,6 +227,10 @@ pub struct Loaded {
     pub func: Handle,
     /// `CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK`: fixed once the module is loaded.
     pub max_threads: u32,
+    /// How its messages name the kernel (" for kernel 'k' (t.c:3:9)", and the device heap
+    /// it uses): made once, not per launch (the launch round trip is measured in
+    /// microseconds, scripts/bench's `launch`).
+    pub what: String,
 }
 
 /// One kernel's [`Loaded`] per device: what `accrt_kernel.cache` points to once the kernel
@@ -255,8 +259,8 @@ fn device_cache(k: *mut AccrtKernel) -> &'static LoadedPerDevice {
 }
 
 /// The kernel as loaded on the calling thread's device (module, function, attributes),
-/// loaded on first use and kept through `k.cache`.
-fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static Loaded {
+/// loaded on first use and kept through `k.cache`; `what` names it in messages.
+fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: impl FnOnce() -> String) -> &'static Loaded {
     let cache = &device_cache(k)[device::slot()];
     let loaded = |p: *mut c_void| {
         // SAFETY: a non-null slot holds a leaked `Loaded` (stored below, never freed).
@@ -271,6 +275,14 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static 
     if !f.is_null() {
         return loaded(f);
     }
+    let what = what();
+    // A kernel that keeps shared private arrays on the device heap: the heap made large
+    // enough before its first launch (once per device), and, as an exhausted heap shows
+    // only as the kernel's failure, named in its messages.
+    let what = match (kd.flags & ACCRT_KERNEL_DEVICE_HEAP != 0).then(device::heap_for_arrays) {
+        Some(bytes) => format!("{what} (it keeps private arrays on the device heap, {bytes} bytes; ACCC_DEVICE_HEAP_BYTES sets its size)"),
+        None => what,
+    };
     assert!(
         !kd.image.is_null() && kd.image_size > 0,
         "kernel {what} has no image"
@@ -280,14 +292,14 @@ fn load_function(k: *mut AccrtKernel, kd: &AccrtKernel, what: &str) -> &'static 
         .or_insert_with(|| {
             // SAFETY: `image` is the complete image (cubins and PTX, image.rs) of
             // `image_size` bytes embedded by the compiler for this kernel.
-            unsafe { crate::image::load(kd.image, kd.image_size as usize, gpu_sm()) }.unwrap_or_else(|e| e.fail(what))
+            unsafe { crate::image::load(kd.image, kd.image_size as usize, gpu_sm()) }.unwrap_or_else(|e| e.fail(&what))
         });
     assert!(!kd.name.is_null(), "kernel descriptor without a name");
     // SAFETY: `name` is a NUL-terminated constant emitted by the compiler.
     let name = unsafe { CStr::from_ptr(kd.name) };
-    let func = cuda::module_get_function(module, name).unwrap_or_else(|e| e.fail(what));
-    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(what));
-    let l: &'static Loaded = Box::leak(Box::new(Loaded { func, max_threads: max_threads.max(1) as u32 }));
+    let func = cuda::module_get_function(module, name).unwrap_or_else(|e| e.fail(&what));
+    let max_threads = cuda::func_max_threads_per_block(func).unwrap_or_else(|e| e.fail(&what));
+    let l: &'static Loaded = Box::leak(Box::new(Loaded { func, max_threads: max_threads.max(1) as u32, what }));
     cache.store(l as *const Loaded as *mut c_void, Ordering::Release);
     l
 }
@@ -320,19 +332,12 @@ pub unsafe fn launch(
     let Some(target) = device::target() else {
         panic!("__accrt_launch of kernel '{name}' ({loc}) while compute regions run on the host");
     };
-    let what = format!(" for kernel '{name}' ({loc})");
+    let what = || format!(" for kernel '{name}' ({loc})");
     let req = requested(gangs, workers, vector);
     let wanted = adjust_for_kernel(req, kd.flags);
     match target {
         Target::Gpu(gpu) => {
-            let Loaded { func, max_threads } = *load_function(k, kd, &what);
-            // A kernel that keeps shared private arrays on the device heap: the heap made
-            // large enough before its first launch (once per device), and, as an exhausted
-            // heap shows only as the kernel's failure, named in its messages.
-            let what = match (kd.flags & ACCRT_KERNEL_DEVICE_HEAP != 0).then(device::heap_for_arrays) {
-                Some(bytes) => format!("{what} (it keeps private arrays on the device heap, {bytes} bytes; ACCC_DEVICE_HEAP_BYTES sets its size)"),
-                None => what,
-            };
+            let Loaded { func, max_threads, ref what } = *load_function(k, kd, what);
             let size = clamp(wanted, max_threads, gpu.max_grid);
             let wave = one_wave(gpu.multiprocessors, gpu.max_threads_per_multiprocessor, size.vector * size.workers);
             // Private copies of run-time size take at most half the free memory.
@@ -373,6 +378,7 @@ pub unsafe fn launch(
             }
         }
         Target::Emulator => {
+            let what = what();
             let Some(entry) = kd.emulator_entry else {
                 diag::runtime_error(&format!("kernel '{name}' ({loc}) has no emulator copy"))
             };

@@ -209,14 +209,14 @@ fn item_queue(it: &Item, queue: Option<i64>) -> Queue {
 ///
 /// # Safety
 /// As for [`__accrt_data_enter`].
-unsafe fn data_enter(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char, text: *const c_char, queue: Option<i64>) {
+unsafe fn data_enter(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char, text: *const c_char, queue: Option<i64>) -> *mut c_void {
     // SAFETY: forwarded caller guarantee on `loc` and `text`.
     guard(|| unsafe {
         with_item(host, bytes, loc, text, |it| {
             let q = item_queue(it, queue);
             let c = Kind::from_abi(kind);
             count_item(it, profile::Op::Enter);
-            data::enter(it, c.kind, c.counter, c.zero, q);
+            data::enter(it, c.kind, c.counter, c.zero, q)
         })
     })
 }
@@ -237,7 +237,8 @@ unsafe fn data_exit(host: *mut c_void, bytes: i64, kind: i32, loc: *const c_char
     })
 }
 
-/// Entry of one data clause item.
+/// Entry of one data clause item; returns the device address of `host` (null for a
+/// zero-length item, an absent `no_create` one, `deviceptr`, or on the host).
 ///
 /// # Safety
 /// `host` must be readable and writable for `bytes` bytes; `loc` and `text` null or
@@ -249,7 +250,7 @@ pub unsafe extern "C" fn __accrt_data_enter(
     kind: i32,
     loc: *const c_char,
     text: *const c_char,
-) {
+) -> *mut c_void {
     // SAFETY: forwarded caller guarantees.
     unsafe { data_enter(host, bytes, kind, loc, text, None) }
 }
@@ -269,7 +270,7 @@ pub unsafe extern "C" fn __accrt_data_enter_async(
     queue: i64,
 ) {
     // SAFETY: forwarded caller guarantees.
-    unsafe { data_enter(host, bytes, kind, loc, text, Some(queue)) }
+    unsafe { data_enter(host, bytes, kind, loc, text, Some(queue)) };
 }
 
 /// Exit of one data clause item.
