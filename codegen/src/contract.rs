@@ -758,6 +758,7 @@ fn lower_clause<'ctx>(call: Value<'ctx>, clause: acc::Clause, name: &str, args: 
 /// are pointers (`rows`, where `rows_allowed`: a data clause or `update`).
 fn read_var<'ctx>(args: &[Value<'ctx>], clause: &str, loc: &Loc, rows_allowed: bool) -> Result<Var<'ctx>> {
     let text = args[4].const_string().unwrap_or_else(|| "?".into());
+    reject_runtime_sized_rows(&args[5..], clause, &text, loc)?;
     let mut dims = Vec::new();
     let mut rows = Vec::new();
     for (k, t) in args[5..].chunks(3).enumerate() {
@@ -846,6 +847,7 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
     // Rows that are pointers to arrays (`q[0:n][0:m][2:3]` of `double (**q)[8]`): the
     // dimensions after the rows are folded into them (`rows_of_arrays`).
     let mut var = read_section(&args[2..]);
+    reject_runtime_sized_rows(&args[7..], "reduction", &var.text, loc)?;
     let known = |v: Value<'ctx>| v.const_int_value();
     let mut dims = Vec::new();
     let mut after_rows = Vec::new();
@@ -864,6 +866,16 @@ fn reduction<'ctx>(call: Value<'ctx>, args: &[Value<'ctx>], loc: &Loc) -> Result
         rows_of_arrays(call, &mut var, after_rows, ty.size()).map_err(|why| AccError::unsupported(loc, format!("the reduction '{}' whose rows are pointers to arrays {why}", var.text)))?;
     }
     Ok(Reduction { op, ty, var })
+}
+
+/// Sections through rows that point to arrays of run-time size (`dims`: the trailing
+/// dimensions' operands, three each) are "not supported yet": the row pointers' targets
+/// have no constant size to map or privatise them by.
+fn reject_runtime_sized_rows(dims: &[Value<'_>], clause: &str, text: &str, loc: &Loc) -> Result<()> {
+    if dims.chunks(3).any(|t| t.len() == 3 && crate::sections::runtime_sized_pointer_rows(t[2])) {
+        return Err(AccError::unsupported(loc, crate::sections::runtime_sized_rows_message(clause, text)));
+    }
+    Ok(())
 }
 
 /// A reduction through rows that are pointers to arrays (`double (**q)[8]`): the last level's

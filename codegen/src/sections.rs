@@ -41,6 +41,23 @@ pub fn contiguity(lower: Option<i64>, length: Option<i64>, extent: Option<i64>) 
     }
 }
 
+/// Whether a dimension's extent operand is the driver's pointer-rows marker of rows whose
+/// elements have a run-time size (`-sizeof(q[0][0])` of `double (**q)[m]`: a negation, not
+/// a constant; a variable-length array's extent is a quotient, never negated).
+pub fn runtime_sized_pointer_rows(extent: crate::ir::Value<'_>) -> bool {
+    use crate::ir::Opcode;
+    match extent.opcode() {
+        Some(Opcode::LLVMSub) => extent.operand(0).const_int_value() == Some(0),
+        Some(Opcode::LLVMMul) => [0, 1].iter().any(|&k| extent.operand(k).const_int_value().is_some_and(|c| c < 0)),
+        _ => false,
+    }
+}
+
+/// The error for a section through rows that point to arrays of run-time size.
+pub fn runtime_sized_rows_message(clause: &str, text: &str) -> String {
+    format!("'{text}' in a '{clause}' clause (rows that are pointers to arrays of run-time size, as with 'double (**q)[m]'; make the arrays' size a constant, or use rows of pointers to elements, 'double **')")
+}
+
 /// The error for a dimension that is not whole (the runtime's `__accrt_check_dim` says the
 /// same at run time).
 pub fn apart_message(clause: &str, text: &str, number: u32, lower: i64, length: i64, extent: i64) -> String {
@@ -109,5 +126,6 @@ mod tests {
         assert!(m.starts_with("'m[0:8][0:4]' in a 'copy' clause is not contiguous: dimension 2 takes [0:4] of rows of 8 elements"), "{m}");
         assert!(m.ends_with("([0:8] or [:])"), "{m}");
         assert!(pointer_rows_message("private", "p[0:n][0:m]").starts_with("'p[0:n][0:m]' in a 'private' clause"));
+        assert!(runtime_sized_rows_message("copy", "q[0:n][0:k][0:m]").contains("'double (**q)[m]'"));
     }
 }
