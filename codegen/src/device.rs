@@ -985,7 +985,7 @@ fn local_view<'ctx>(dev: Module<'ctx>, x: &crate::contract::Reduction<'ctx>, beg
     let args = crate::private_copies::view_args(&b, v);
     let lo_bytes = b.binop(crate::ir::Opcode::LLVMMul, b.sext_or_trunc(v.lower, i64t), b.sext_or_trunc(v.elem_size, i64t));
     let shape = crate::reduction::ViewShape::of(layout, args[0], &args[1..]);
-    crate::reduction::View { area: None, anchor: Some(anchor), count: args[0], lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) }
+    crate::reduction::View { made: crate::reduction::Made::AtLoop(anchor), count: args[0], lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) }
 }
 
 /// The room a kernel has for a reduction's private copies of run-time size
@@ -1011,7 +1011,7 @@ fn view_copies<'ctx>(k: Value<'ctx>, r: &Outlined<'ctx>) -> HashMap<Value<'ctx>,
                 let layout = ViewLayout::of(x);
                 let (lo_bytes, count, extras) = crate::private_copies::view_params(k, call, layout.extras())?;
                 let shape = ViewShape::of(layout, count, &extras);
-                let view = crate::reduction::View { area: Some(call), anchor: None, count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
+                let view = crate::reduction::View { made: crate::reduction::Made::Room(call), count, lo_bytes, shape, used: std::rc::Rc::new(std::cell::Cell::new(0)) };
                 Some((r.value_in(k, c.value)?, ViewRoom { copy, text: x.text.clone(), view }))
             }
             _ => None,

@@ -502,7 +502,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
     let mut gang: Vec<Item<Value>> = construct_items.iter().filter(|i| !is_private_storage(i.key)).cloned().collect();
     for (at, (l, items)) in loops.iter().zip(&applied).enumerate() {
         if l.levels.gang {
-            for i in items.iter().filter(|i| !is_private_storage(i.key) && views.get(i.key, Some(at), loops).is_none_or(|v| v.area.is_some())) {
+            for i in items.iter().filter(|i| !is_private_storage(i.key) && views.get(i.key, Some(at), loops).is_none_or(|v| v.in_room())) {
                 match gang.iter().find(|g| g.key == i.key) {
                     Some(g) if g.op != i.op => {
                         return Err(AccError::user(&l.loc, format!("'{}' is reduced with '{}' here but with '{}' on the compute construct", i.text, i.op.symbol(), g.op.symbol())))
@@ -548,7 +548,8 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
                 let c = |v: u64| ctx.i64().const_int(v);
                 let (lo_bytes, size) = (c(g.shape.lo * g.ty.size()), g.ty.size());
                 for_each_row(m, ret.terminator().expect("acc.ret returns"), c(g.shape.n / part.row), |b, r| {
-                    let at = |p| row_part(b, p, lo_bytes, c(part.first), c(part.row), size, r);
+                    let parts = [PartDim::of(ctx, part)];
+                    let at = |p| part_address(b, p, lo_bytes, &parts, r, c(size));
                     let (mine, dst) = (at(copy), at(g.key));
                     let idx = b.binop(Opcode::LLVMAdd, ctx.i64().const_int(first), b.binop(Opcode::LLVMMul, r, ctx.i64().const_int(part.cols)));
                     b.call(gang_fn, &[mine, dst, ctx.i64().const_int(part.cols), scratch, nvars, idx, smem, mask], "");
@@ -611,7 +612,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         // (Before a copy made where the loop begins: its count is computed before the copy.)
         let n = count(it, view);
         let red = match view {
-            Some(v) if v.area.is_none() => {
+            Some(v) if !v.in_room() => {
                 made.set(made.get() + 1);
                 v.local_copy(m, it.ty.size(), l.begin, l.end, &format!("{}.red{}", it.text, made.get()))
             }
@@ -663,7 +664,8 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
             let c = |v: u64| ctx.i64().const_int(v);
             let lo_bytes = c(it.shape.lo * it.ty.size());
             for_each_row(m, l.end, c(it.shape.n / part.row), |b, r| {
-                let at = |p| row_part(b, p, lo_bytes, c(part.first), c(part.row), it.ty.size(), r);
+                let parts = [PartDim::of(ctx, part)];
+                let at = |p| part_address(b, p, lo_bytes, &parts, r, c(it.ty.size()));
                 b.call(combine, &[at(outer), at(red), c(part.cols)], "");
             });
             b.position_before(l.end);
@@ -675,7 +677,7 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
         }
         copies.push(red);
         let how = match (tree, within) {
-            _ if view.is_some_and(|v| v.area.is_none()) => {
+            _ if view.is_some_and(|v| !v.in_room()) => {
                 let into = if outer == it.key { "; combined into the variable with compare-and-swaps where the loop ends" } else { "" };
                 format!("{} ({}){into}", View::LOOP_COPY_STRATEGY, within.describe())
             }
@@ -701,19 +703,26 @@ pub fn rewrite_kernel<'ctx>(m: Module<'ctx>, k: Value<'ctx>, construct: &[Reduct
 /// for a part of each row or rows through pointers ([`ViewShape`]).
 #[derive(Clone)]
 pub struct View<'ctx> {
-    /// The room's `__acc_private_copy` call: the thread's first copy. None for a loop's item
-    /// whose bounds the region computes: its copies are made where the loop begins
-    /// (`View::local_copy`).
-    pub area: Option<Value<'ctx>>,
-    /// For a loop's own copies: the instruction before which their values are computed
-    /// (after the clause's bounds, before the loop).
-    pub anchor: Option<Value<'ctx>>,
+    /// Where its copies are made.
+    pub made: Made<'ctx>,
     /// Elements (whole rows of a part of each row), or rows through pointers.
     pub count: Value<'ctx>,
     pub lo_bytes: Value<'ctx>,
     pub shape: ViewShape<'ctx>,
     /// How many copies the rewrite has made (what the host stub sizes the room by).
     pub used: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+/// Where a [`View`]'s copies are made.
+#[derive(Clone, Copy)]
+pub enum Made<'ctx> {
+    /// In a room of the launch's private area: its `__acc_private_copy` call, the thread's
+    /// first copy.
+    Room(Value<'ctx>),
+    /// Where a loop begins (`View::local_copy`: a loop's item whose bounds the region
+    /// computes, or an array of the region's own): the instruction before which the view's
+    /// values are computed (after the clause's bounds, before the loop).
+    AtLoop(Value<'ctx>),
 }
 
 /// What a [`View`]'s section is (private_copies.rs `ViewLayout`, with its kernel parameters).
@@ -741,6 +750,14 @@ pub struct PartDim<'ctx> {
     pub first: Value<'ctx>,
     pub cols: Value<'ctx>,
     pub row: Value<'ctx>,
+}
+
+impl<'ctx> PartDim<'ctx> {
+    /// A constant part of each row ([`Part`]) as values.
+    fn of(ctx: crate::ir::Context<'ctx>, p: Part) -> PartDim<'ctx> {
+        let c = |v: u64| ctx.i64().const_int(v);
+        PartDim { first: c(p.first), cols: c(p.cols), row: c(p.row) }
+    }
 }
 
 /// Part dimensions from their values, `first`, `cols`, `row` each.
@@ -798,14 +815,17 @@ impl<'ctx> View<'ctx> {
     const SITE_STRATEGY: &'static str = "a copy per thread of run-time size in the launch's private area (the region reads its elements)";
     const LOOP_COPY_STRATEGY: &'static str = "a copy per thread of run-time size made where the loop begins (the region reads its elements)";
 
+    fn in_room(&self) -> bool {
+        matches!(self.made, Made::Room(_))
+    }
+
     /// Computes in the entry block, right after the room's call (before any loop begins), or
     /// for a loop's own copies before the loop, after its clause's bounds.
     fn builder(&self) -> crate::ir::Builder<'ctx> {
         let b = self.count.context().builder();
-        match (self.area, self.anchor) {
-            (Some(area), _) => b.position_before(area.next_instruction().expect("a call is followed by the block's terminator at least")),
-            (None, Some(anchor)) => b.position_before(anchor),
-            (None, None) => unreachable!("a view has a room or an anchor"),
+        match self.made {
+            Made::Room(area) => b.position_before(area.next_instruction().expect("a call is followed by the block's terminator at least")),
+            Made::AtLoop(anchor) => b.position_before(anchor),
         }
         b
     }
@@ -846,7 +866,7 @@ impl<'ctx> View<'ctx> {
         let b = self.builder();
         let k = self.used.get();
         self.used.set(k + 1);
-        let area = self.area.expect("a room's copies (a loop's own: local_copy)");
+        let Made::Room(area) = self.made else { unreachable!("a room's copies (a loop's own: local_copy)") };
         let copy = b.gep_bytes(ctx, area, b.binop(Opcode::LLVMMul, self.copy_bytes(&b, elem_bytes), i64t.const_int(k)));
         self.as_variable(m, &b, &b, copy, elem_bytes)
     }
@@ -881,8 +901,8 @@ impl<'ctx> View<'ctx> {
         let b = ctx.builder();
         // Before the anchor when it is this loop's (what the builder computed for the view is
         // there), else after the loop's begin and the view's values.
-        let at = match self.anchor {
-            Some(a) if a.parent_block() == begin.parent_block() && crate::cfg::FunctionCfg::same_block_before(begin, a) => a,
+        let at = match self.made {
+            Made::AtLoop(a) if a.parent_block() == begin.parent_block() && crate::cfg::FunctionCfg::same_block_before(begin, a) => a,
             _ => after_definitions(begin, &self.values()).next_instruction().expect("a loop's begin marker is followed by its loop"),
         };
         b.position_before(at);
@@ -930,8 +950,8 @@ impl<'ctx> View<'ctx> {
                 let last = parts.last().expect("a part has a trailing dimension");
                 for_each_row(m, before, part_rows(&b, parts, self.count), |b, r| {
                     // (A copy of whole rows has no table: its part starts as the variable's.)
-                    let offset = b.binop(Opcode::LLVMAdd, self.lo_bytes, b.binop(Opcode::LLVMMul, part_row_start(b, parts, r), size));
-                    b.call(combine, &[b.gep_bytes(ctx, var, offset), b.gep_bytes(ctx, copy, offset), last.cols, dims], "");
+                    let at = |p| part_address(b, p, self.lo_bytes, parts, r, size);
+                    b.call(combine, &[at(var), at(copy), last.cols, dims], "");
                 });
             }
             ViewShape::Rows { dims: levels, cols, parts } => {
@@ -960,8 +980,8 @@ impl<'ctx> View<'ctx> {
                     match parts.last() {
                         None => b.call(combine, &[table, src, cols, dims], ""),
                         Some(last) => {
-                            let offset = b.binop(Opcode::LLVMMul, part_row_start(b, parts, in_row), size);
-                            b.call(combine, &[b.gep_bytes(ctx, table, offset), b.gep_bytes(ctx, src, offset), last.cols, dims], "")
+                            let at = |p| part_address(b, p, i64t.const_int(0), parts, in_row, size);
+                            b.call(combine, &[at(table), at(src), last.cols, dims], "")
                         }
                     };
                 });
@@ -1195,13 +1215,11 @@ pub(crate) fn key_of<'ctx>(k: Value<'ctx>, base: Value<'ctx>) -> Value<'ctx> {
     one
 }
 
-/// The address of row `r`'s part (element `r` x `row` + `first` of a section starting
-/// `lo_bytes` into storage `p`; `size`: the element's bytes).
-fn row_part<'ctx>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, lo_bytes: Value<'ctx>, first: Value<'ctx>, row: Value<'ctx>, size: u64, r: Value<'ctx>) -> Value<'ctx> {
-    let ctx = p.context();
-    let element = b.binop(Opcode::LLVMAdd, b.binop(Opcode::LLVMMul, r, row), first);
-    let offset = b.binop(Opcode::LLVMAdd, lo_bytes, b.binop(Opcode::LLVMMul, element, ctx.i64().const_int(size)));
-    b.gep_bytes(ctx, p, offset)
+/// The address of row `r`'s part ([`part_row_start`]) in storage `p` of a section that starts
+/// `lo_bytes` into it (`size`: the element's bytes).
+fn part_address<'ctx>(b: &crate::ir::Builder<'ctx>, p: Value<'ctx>, lo_bytes: Value<'ctx>, parts: &[PartDim<'ctx>], r: Value<'ctx>, size: Value<'ctx>) -> Value<'ctx> {
+    let offset = b.binop(Opcode::LLVMAdd, lo_bytes, b.binop(Opcode::LLVMMul, part_row_start(b, parts, r), size));
+    b.gep_bytes(p.context(), p, offset)
 }
 
 /// Runs `body` (with the row number, an `i64`) for rows 0..`rows` (an `i64`) in a loop placed

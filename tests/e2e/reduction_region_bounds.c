@@ -250,15 +250,31 @@ static void siblings(int gangs, int n, int base) {
   free(h);
 }
 
-/* Rows that are pointers to arrays (`double (**q)[6]`), whole arrays: updates only (atomics),
- * then a read (copies). */
-static void rows_of_arrays(int n, int a, int b) {
+/* q[i][j][k] of the rows_of_arrays tests: -0.0 outside [1:][2:3] when `part`. */
+static double array_rows_value(int i, int j, int k, int part) {
+  return part && (j < 1 || k < 2 || k >= 5) ? -0.0 : i * 100 + j * 10 + k;
+}
+
+/* `a` row pointers to `b + 1` arrays of 6 each, set to array_rows_value. */
+static double (**array_rows(int a, int b, int part))[6] {
   double (**q)[6] = e2e_alloc(sizeof(double (*)[6]) * a);
   for (int i = 0; i < a; i++) {
     q[i] = e2e_alloc(sizeof(double[6]) * (b + 1));
     for (int j = 0; j <= b; j++)
-      for (int k = 0; k < 6; k++) q[i][j][k] = i * 100 + j * 10 + k;
+      for (int k = 0; k < 6; k++) q[i][j][k] = array_rows_value(i, j, k, part);
   }
+  return q;
+}
+
+static void free_array_rows(double (**q)[6], int a) {
+  for (int i = 0; i < a; i++) free(q[i]);
+  free(q);
+}
+
+/* Rows that are pointers to arrays (`double (**q)[6]`), whole arrays: updates only (atomics),
+ * then a read (copies). */
+static void rows_of_arrays(int n, int a, int b) {
+  double (**q)[6] = array_rows(a, b, 0);
 #pragma acc parallel loop reduction(+: q[0:a][0:b + 1][0:6])
   for (int t = 0; t < n; t++) q[t % a][(t / 2) % (b + 1)][(t * 5) % 6] += 1;
 #pragma acc parallel loop vector_length(32) reduction(+: q[0:a][0:b + 1][0:6])
@@ -269,27 +285,21 @@ static void rows_of_arrays(int n, int a, int b) {
   for (int i = 0; i < a; i++)
     for (int j = 0; j <= b; j++)
       for (int k = 0; k < 6; k++) {
-        double want = i * 100 + j * 10 + k;
+        double want = array_rows_value(i, j, k, 0);
         for (int t = 0; t < n; t++) {
           if (t % a == i && (t / 2) % (b + 1) == j && (t * 5) % 6 == k) want += 1;
           if (t % a == i && (t / 3) % (b + 1) == j && t % 6 == k) want += 2;
         }
         CHECK(q[i][j][k] == want, "rows_of_arrays(%d, %d, %d): q[%d][%d][%d] = %g, want %g", n, a, b, i, j, k, q[i][j][k], want);
       }
-  for (int i = 0; i < a; i++) free(q[i]);
-  free(q);
+  free_array_rows(q, a);
 }
 
 /* A part of each array through pointer rows (`q[0:a][1:b][2:3]`), read and stored plainly:
  * copies of the whole arrays, combined over the part only; an element outside it holding
  * -0.0 would become +0.0 if it were combined (-0.0 + 0.0). */
 static void rows_of_array_parts(int n, int a, int b) {
-  double (**q)[6] = e2e_alloc(sizeof(double (*)[6]) * a);
-  for (int i = 0; i < a; i++) {
-    q[i] = e2e_alloc(sizeof(double[6]) * (b + 1));
-    for (int j = 0; j <= b; j++)
-      for (int k = 0; k < 6; k++) q[i][j][k] = j < 1 || k < 2 || k >= 5 ? -0.0 : i * 100 + j * 10 + k;
-  }
+  double (**q)[6] = array_rows(a, b, 1);
 #pragma acc parallel loop reduction(+: q[0:a][1:b][2:3])
   for (int t = 0; t < n; t++) {
     int i = t % a, j = 1 + (t / 2) % b, k = 2 + (t / 7) % 3;
@@ -299,14 +309,13 @@ static void rows_of_array_parts(int n, int a, int b) {
   for (int i = 0; i < a; i++)
     for (int j = 0; j <= b; j++)
       for (int k = 0; k < 6; k++) {
-        double want = j < 1 || k < 2 || k >= 5 ? -0.0 : i * 100 + j * 10 + k;
+        double want = array_rows_value(i, j, k, 1);
         for (int t = 0; t < n; t++)
           if (t % a == i && 1 + (t / 2) % b == j && 2 + (t / 7) % 3 == k) want += t % 3;
         int same = q[i][j][k] == want && signbit(q[i][j][k]) == signbit(want);
         CHECK(same, "rows_of_array_parts(%d, %d, %d): q[%d][%d][%d] = %g, want %g", n, a, b, i, j, k, q[i][j][k], want);
       }
-  for (int i = 0; i < a; i++) free(q[i]);
-  free(q);
+  free_array_rows(q, a);
 }
 
 /* Arrays of the region's own (declared in the gang loop's body, shared by its lanes) with
