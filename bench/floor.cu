@@ -2,7 +2,10 @@
 //  - launch: a one-thread kernel launched and synchronised (cudaDeviceSynchronize) 10000
 //    times, microseconds per round trip (the floor under `launch`);
 //  - copy: device-to-device cudaMemcpy of 1 GiB, TB/s counting bytes read + written (the
-//    roof over `triad` and `jacobi`).
+//    roof over `triad` and `jacobi`);
+//  - pinned: host-to-device and device-to-host cudaMemcpy of 1 GiB of page-locked host
+//    memory (cudaMallocHost), GB/s (the roof over `xfer_in` and `xfer_out`, which copy
+//    malloc'ed memory).
 // Prints "RESULT <name> <metric> <value> <unit>" lines, then PASS/FAIL.
 //   nvcc -O2 -arch=native floor.cu -o floor && ./floor [launches=10000]
 // With -DFLOOR_LIB it is instead a shared library for bench/launch.c's paired rounds (the
@@ -83,6 +86,26 @@ int main(int argc, char **argv) {
   CK(cudaDeviceSynchronize());
   t1 = now();
   printf("RESULT copy bandwidth %.4g TB/s\n", 2.0 * (double)bytes * copies / (t1 - t0) / 1e12);
+
+  // Pinned host memory both ways, one warm-up each, then the mean of five.
+  void *h;
+  CK(cudaMallocHost(&h, bytes));
+  CK(cudaMemset(a, 3, bytes));
+  double in = 0, out = 0;
+  for (int r = 0; r < 6; r++) {
+    t0 = now();
+    CK(cudaMemcpy(h, a, bytes, cudaMemcpyDeviceToHost));
+    t1 = now();
+    CK(cudaMemcpy(b, h, bytes, cudaMemcpyHostToDevice));
+    double t2 = now();
+    if (r) out += (t1 - t0), in += (t2 - t1);
+  }
+  if (((unsigned char *)h)[bytes - 1] != 3) {
+    printf("FAIL floor: pinned copy read back %d, want 3\n", ((unsigned char *)h)[bytes - 1]);
+    return 1;
+  }
+  printf("RESULT pinned in %.4g GB/s\nRESULT pinned out %.4g GB/s\n", 5.0 * (double)bytes / in / 1e9, 5.0 * (double)bytes / out / 1e9);
+  CK(cudaFreeHost(h));
   printf("PASS floor\n");
   return 0;
 }

@@ -3,11 +3,12 @@
 //! A copy from or to pageable memory (what `malloc` returns) makes the driver stage it
 //! through its own small pinned buffer one piece at a time: 7.5 GB/s on the H100, where
 //! page-locked memory moves at 54 GB/s. Here a copy of at least [`MIN_STAGED`] bytes is cut
-//! into one contiguous slice per host thread ([`copy_threads`], since one core copies at well
-//! under 45 GB/s), and each thread moves its slice in pieces of [`PIECE`] bytes through its
-//! own ring of [`DEPTH`] pinned buffers and its own stream: while the DMA engine moves one
-//! piece, the thread fills (or empties) the next buffer. The threads never wait for each
-//! other, and the buffers are small enough to stay in the host's last-level cache, so the
+//! into pieces ([`schedule`]: mostly [`PIECE`] bytes, smaller at both ends) that one lane per
+//! host thread ([`copy_threads`], since one core copies at well under 45 GB/s) claims one
+//! at a time. Each lane moves its pieces through its own ring of [`DEPTH`] pinned buffers
+//! and its own stream: while the DMA engine moves one piece, the thread fills (or empties)
+//! the next buffer. The lanes never wait for each other, a lane on a busy core claims fewer
+//! pieces, and the buffers are small enough to stay in the host's last-level cache, so the
 //! host's memory sees the user's bytes once (the DMA engine reads and writes the buffers
 //! in the cache): the pipeline's slow stage is the host's memory bandwidth, which on the
 //! GPU machines is shared with other tenants. Pinning the user's memory instead
@@ -23,6 +24,7 @@
 //! caller's next work (async queues do that).
 
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use crate::cuda::{self, CuError, DevPtr, Handle};
@@ -53,15 +55,15 @@ pub struct Tuning {
 
 impl Tuning {
     /// Measured on the H200 machine's host (16 threads, 1 GiB, GB/s in / out, three runs
-    /// each, 2026-11-27): pieces x depth 2 MiB x 2: 46.8 / 43.0; 2 MiB x 3: 46.5 / 49.5;
-    /// 3 MiB x 2: 46.9 / 49.0; 3 MiB x 3: 40.8 / 50.4; 4 MiB x 2: 44.7 / 49.1; 4 MiB x 3:
-    /// 37.0 / 48.7; 8 MiB x 2: 36.2 / 40.3; 1 MiB x 2: 39.9 / 32.7; 256 KiB x 2: 19.9 / 25.5
-    /// (each DMA's fixed cost); the earlier design (two 32 MiB buffers shared by all threads,
-    /// a barrier per chunk) 44.7 / 46.0 in the same session. To the device wants a lane's
-    /// buffers to stay in the cache (at most about 6 MiB a lane), from it enough in flight.
-    /// Into a staging buffer plain stores (the DMA engine then reads the buffer from the
-    /// cache they left it in); out of one into the user's memory streaming stores (sparing
-    /// the read for ownership of memory nothing will read soon).
+    /// each, 2026-11-27, a fixed slice per lane): pieces x depth 2 MiB x 2: 46.8 / 43.0;
+    /// 2 MiB x 3: 46.5 / 49.5; 3 MiB x 2: 46.9 / 49.0; 3 MiB x 3: 40.8 / 50.4; 4 MiB x 2:
+    /// 44.7 / 49.1; 4 MiB x 3: 37.0 / 48.7; 8 MiB x 2: 36.2 / 40.3; 1 MiB x 2: 39.9 / 32.7;
+    /// 256 KiB x 2: 19.9 / 25.5 (each DMA's fixed cost). With pieces claimed (2026-11-28,
+    /// two runs each; pinned memory 54.5 / 55.2 there): 2 MiB x 3: 46.1 46.9 / 50.2 50.3;
+    /// 3 MiB x 2: 47.1 46.5 / 49.5 49.5; 1 MiB x 4: 45.4 45.3 / 47.6 48.1; 4 MiB x 2: 46.2
+    /// 44.1 / 50.9 51.0; 12 threads: 47.8 47.0 / 50.1 50.3; streaming stores both ways:
+    /// 40.4 39.2 / 50.6 50.2. To the device wants a lane's buffers to stay in the cache
+    /// (at most about 6 MiB a lane), from it enough in flight.
     pub const DEFAULT: Tuning = Tuning { piece: PIECE, depth: DEPTH, max_threads: 16, stream_in: false, stream_out: true };
 
     /// The defaults overridden by `var(name)`'s values: `ACCC_STAGING_PIECE_KB` (64..=1048576,
@@ -146,20 +148,6 @@ pub fn copy_threads(available: usize, max: usize) -> usize {
     available.clamp(1, max.max(1))
 }
 
-/// The `[start, end)` bytes of piece `k` (0-based) of a `len`-byte slice in pieces of `size`.
-pub fn chunk_range(len: usize, k: usize, size: usize) -> (usize, usize) {
-    let start = k * size;
-    (start, (start + size).min(len))
-}
-
-/// The `[start, end)` bytes of stripe `t` of `threads` within `n` bytes (stripes differ by at
-/// most one 64-byte line).
-pub fn stripe(n: usize, t: usize, threads: usize) -> (usize, usize) {
-    let lines = n.div_ceil(64);
-    let at = |k: usize| (lines * k / threads * 64).min(n);
-    (at(t), at(t + 1))
-}
-
 /// Copies `len` bytes; with `stream`, writing the destination with non-temporal (streaming)
 /// stores where it is 16-byte aligned. A plain store first reads the destination's line into the cache
 /// (a read for ownership) and writes it back later: three passes over memory per byte where
@@ -229,7 +217,8 @@ pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize) -> Res
     unsafe { staged_copy(Way::FromDevice, dst as usize, src, len) }
 }
 
-/// The copy: one slice per lane, each on its own thread (lane 0 on the caller's).
+/// The copy: the lanes claim pieces of [`schedule`] in turn, each lane on its own thread
+/// (lane 0 on the caller's).
 ///
 /// # Safety
 /// `user..user+len` readable (to the device) or writable (from it), `dev..dev+len` inside
@@ -246,84 +235,132 @@ unsafe fn staged_copy(way: Way, user: usize, dev: DevPtr, len: usize) -> Result<
     // Every lane's stream starts after the legacy default stream's earlier work, as the
     // synchronous copy this replaces would.
     cuda::event_record(st.start, Handle(std::ptr::null_mut()))?;
-    let start = st.start;
+    let copy = Copy { way, user, dev, pieces: schedule(len, tune.piece, threads), next: AtomicUsize::new(0), start: st.start, tune };
     let results: Vec<Result<(), CuError>> = std::thread::scope(|s| {
-        let handles: Vec<_> = (1..threads)
-            .map(|t| {
-                let lane = &st.lanes[t];
+        let copy = &copy;
+        let handles: Vec<_> = st.lanes[1..]
+            .iter()
+            .map(|lane| {
                 s.spawn(move || {
                     cuda::ctx_set_current(ctx)?;
-                    // SAFETY: the caller's ranges; lane t's slice is its own.
-                    unsafe { copy_slice(way, lane, start, user, dev, len, threads, t, tune) }
+                    // SAFETY: the caller's ranges; each piece is claimed by one lane.
+                    unsafe { copy.run(lane) }
                 })
             })
             .collect();
         // SAFETY: as for the spawned lanes.
-        let mine = unsafe { copy_slice(way, &st.lanes[0], start, user, dev, len, threads, 0, tune) };
+        let mine = unsafe { copy.run(&st.lanes[0]) };
         std::iter::once(mine).chain(handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))).collect()
     });
     results.into_iter().collect()
 }
 
-/// Lane `t`'s slice of the copy, piece by piece through its ring of buffers; returns when
-/// its last piece has arrived.
-///
-/// # Safety
-/// As for [`staged_copy`]; no other thread uses `lane` meanwhile.
-#[allow(clippy::too_many_arguments)]
-unsafe fn copy_slice(way: Way, lane: &Lane, start: Handle, user: usize, dev: DevPtr, len: usize, threads: usize, t: usize, tune: Tuning) -> Result<(), CuError> {
-    let (lo, hi) = stripe(len, t, threads);
-    if lo == hi {
-        return Ok(());
+/// One staged copy, shared by its lanes: the pieces and the index of the next unclaimed one.
+struct Copy {
+    way: Way,
+    user: usize,
+    dev: DevPtr,
+    pieces: Vec<(usize, usize)>,
+    next: AtomicUsize,
+    start: Handle,
+    tune: Tuning,
+}
+
+impl Copy {
+    /// The next unclaimed piece's `(offset, bytes)`, if any is left.
+    fn claim(&self) -> Option<(usize, usize)> {
+        self.pieces.get(self.next.fetch_add(1, Ordering::Relaxed)).copied()
     }
-    cuda::stream_wait_event(lane.stream, start)?;
-    let depth = lane.buf.len();
-    let pieces = (hi - lo).div_ceil(tune.piece);
-    let piece = |k: usize| {
-        let (a, b) = chunk_range(hi - lo, k, tune.piece);
-        (lo + a, b - a)
+
+    /// One lane's share: pieces claimed one at a time until none is left, each through the
+    /// lane's ring of buffers; returns when the lane's last piece has arrived. A lane that
+    /// starts late or runs on a busy core just claims fewer pieces (a fixed slice per lane
+    /// made the copy wait for the slowest).
+    ///
+    /// # Safety
+    /// As for [`staged_copy`]; no other thread uses `lane` meanwhile.
+    unsafe fn run(&self, lane: &Lane) -> Result<(), CuError> {
+        cuda::stream_wait_event(lane.stream, self.start)?;
+        let depth = lane.buf.len();
+        match self.way {
+            Way::ToDevice => {
+                let mut taken = 0;
+                while let Some((at, n)) = self.claim() {
+                    let (buf, done) = (lane.buf[taken % depth], lane.done[taken % depth]);
+                    // The buffer's previous piece must have left for the device.
+                    if taken >= depth {
+                        cuda::event_synchronize(done)?;
+                    }
+                    // SAFETY: the buffer holds `tune.piece` bytes (no piece is larger) and is
+                    // not in flight; the user's bytes as the caller promises.
+                    unsafe { copy_streaming(buf as *mut u8, (self.user + at) as *const u8, n, self.tune.stream_in) };
+                    // SAFETY: the buffer is page-locked and is not written again before `done`.
+                    unsafe { cuda::memcpy_htod_async(self.dev + at as u64, buf as *const c_void, n, lane.stream) }?;
+                    cuda::event_record(done, lane.stream)?;
+                    taken += 1;
+                }
+                cuda::stream_synchronize(lane.stream)
+            }
+            Way::FromDevice => {
+                let fetch = |(at, n): (usize, usize), slot: usize| -> Result<(), CuError> {
+                    // SAFETY: the buffer is page-locked, holds `tune.piece` bytes, and its
+                    // previous piece was copied out.
+                    unsafe { cuda::memcpy_dtoh_async(lane.buf[slot] as *mut c_void, self.dev + at as u64, n, lane.stream) }?;
+                    cuda::event_record(lane.done[slot], lane.stream)
+                };
+                // Up to `depth` pieces in flight, oldest first.
+                let mut flight = std::collections::VecDeque::with_capacity(depth);
+                for slot in 0..depth {
+                    let Some(p) = self.claim() else { break };
+                    fetch(p, slot)?;
+                    flight.push_back((p, slot));
+                }
+                while let Some(((at, n), slot)) = flight.pop_front() {
+                    cuda::event_synchronize(lane.done[slot])?;
+                    // SAFETY: the buffer holds the piece (its event was reached); the user's
+                    // bytes as the caller promises.
+                    unsafe { copy_streaming((self.user + at) as *mut u8, lane.buf[slot] as *const u8, n, self.tune.stream_out) };
+                    if let Some(p) = self.claim() {
+                        fetch(p, slot)?;
+                        flight.push_back((p, slot));
+                    }
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// How much smaller than a full piece the first and last pieces of a copy are.
+pub const RAMP: usize = 8;
+
+/// The `(offset, bytes)` pieces of a `len`-byte copy shared by `lanes` lanes, in the order
+/// they are claimed: `lanes` small pieces (`piece / RAMP`, at least 64 KiB) first, full
+/// pieces of `piece` bytes, and `lanes` small ones last. The DMA engine waits for the first
+/// piece to be filled (to the device) and the copy ends with the last piece's emptying
+/// (from it): small pieces at both ends shorten that fill and drain, which full ones made
+/// half a millisecond of a 1 GiB copy's 20.
+pub fn schedule(len: usize, piece: usize, lanes: usize) -> Vec<(usize, usize)> {
+    let small = (piece / RAMP).max(64 << 10).min(piece);
+    let tail = lanes * small;
+    let mut out = Vec::with_capacity(len / piece + 2 * lanes + 2);
+    let mut at = 0;
+    let mut take = |at: &mut usize, most: usize| {
+        let n = most.min(len - *at);
+        out.push((*at, n));
+        *at += n;
     };
-    match way {
-        Way::ToDevice => {
-            for k in 0..pieces {
-                let (at, n) = piece(k);
-                let (buf, done) = (lane.buf[k % depth], lane.done[k % depth]);
-                // The buffer's previous piece (k - depth) must have left for the device.
-                if k >= depth {
-                    cuda::event_synchronize(done)?;
-                }
-                // SAFETY: the buffer holds `piece` bytes and is not in flight; the user's
-                // bytes as the caller promises.
-                unsafe { copy_streaming(buf as *mut u8, (user + at) as *const u8, n, tune.stream_in) };
-                // SAFETY: the buffer is page-locked and is not written again before `done`.
-                unsafe { cuda::memcpy_htod_async(dev + at as u64, buf as *const c_void, n, lane.stream) }?;
-                cuda::event_record(done, lane.stream)?;
-            }
-            cuda::stream_synchronize(lane.stream)
-        }
-        Way::FromDevice => {
-            let fetch = |k: usize| -> Result<(), CuError> {
-                let (at, n) = piece(k);
-                // SAFETY: the buffer is page-locked and its previous piece was copied out.
-                unsafe { cuda::memcpy_dtoh_async(lane.buf[k % depth] as *mut c_void, dev + at as u64, n, lane.stream) }?;
-                cuda::event_record(lane.done[k % depth], lane.stream)
-            };
-            for k in 0..pieces.min(depth) {
-                fetch(k)?;
-            }
-            for k in 0..pieces {
-                let (at, n) = piece(k);
-                cuda::event_synchronize(lane.done[k % depth])?;
-                // SAFETY: the buffer holds piece k (its event was reached); the user's bytes
-                // as the caller promises.
-                unsafe { copy_streaming((user + at) as *mut u8, lane.buf[k % depth] as *const u8, n, tune.stream_out) };
-                if k + depth < pieces {
-                    fetch(k + depth)?;
-                }
-            }
-            Ok(())
-        }
+    while at < len && at < tail {
+        take(&mut at, small);
     }
+    while len.saturating_sub(at) > tail {
+        let most = piece.min(len - at - tail);
+        take(&mut at, most);
+    }
+    while at < len {
+        take(&mut at, small);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -331,24 +368,29 @@ mod tests {
     use super::*;
 
     #[test]
-    fn chunks_cover_the_copy_once() {
-        let len = 3 * PIECE + 5;
-        let ranges: Vec<_> = (0..len.div_ceil(PIECE)).map(|k| chunk_range(len, k, PIECE)).collect();
-        assert_eq!(ranges.len(), 4);
-        assert_eq!(ranges[0], (0, PIECE));
-        assert_eq!(ranges[3], (3 * PIECE, len));
-        assert!(ranges.windows(2).all(|w| w[0].1 == w[1].0));
-    }
-
-    #[test]
-    fn stripes_cover_a_chunk_once_on_line_boundaries() {
-        for (n, threads) in [(MIN_STAGED, 16), (1000, 3), (5, 4), (64 * 7 + 1, 8)] {
-            let parts: Vec<_> = (0..threads).map(|t| stripe(n, t, threads)).collect();
-            assert_eq!(parts[0].0, 0);
-            assert_eq!(parts[threads - 1].1, n);
-            assert!(parts.windows(2).all(|w| w[0].1 == w[1].0), "{n} {threads}: {parts:?}");
-            assert!(parts.iter().all(|p| p.0 % 64 == 0 && p.0 <= p.1));
+    fn schedule_covers_the_copy_once_with_small_ends() {
+        let covers = |pieces: &[(usize, usize)], len: usize| {
+            pieces.first().map_or(0, |p| p.0) == 0
+                && pieces.windows(2).all(|w| w[0].0 + w[0].1 == w[1].0)
+                && pieces.last().map_or(0, |p| p.0 + p.1) == len
+                && pieces.iter().all(|p| p.1 > 0)
+        };
+        let small = PIECE / RAMP;
+        // 1 GiB over 16 lanes: 16 small, full pieces, 16 small.
+        let len = 1 << 30;
+        let s = schedule(len, PIECE, 16);
+        assert!(covers(&s, len));
+        assert!(s[..16].iter().chain(&s[s.len() - 16..]).all(|p| p.1 == small), "{:?}", &s[..17]);
+        assert!(s[16..s.len() - 16].iter().all(|p| p.1 == PIECE));
+        assert_eq!(s.len(), 32 + (len - 32 * small) / PIECE);
+        // Odd lengths, short copies (all small), one lane, pieces below the 64 KiB floor.
+        for (len, piece, lanes) in [(len + 4097, PIECE, 16), (MIN_STAGED, PIECE, 16), (3 * PIECE + 5, PIECE, 1), (5 << 20, 64 << 10, 3), (1000, 4096, 2)] {
+            let s = schedule(len, piece, lanes);
+            assert!(covers(&s, len), "{len} {piece} {lanes}: {s:?}");
+            assert!(s.iter().all(|p| p.1 <= piece), "{len} {piece} {lanes}: a piece larger than its buffer");
         }
+        assert!(schedule(MIN_STAGED, PIECE, 16).iter().all(|p| p.1 == small));
+        assert!(schedule(0, PIECE, 4).is_empty());
     }
 
     #[test]

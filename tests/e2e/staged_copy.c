@@ -1,6 +1,7 @@
 /* Large copies between malloc'ed memory and the GPU (8 MiB or more) go through the runtime's
- * staging lanes (runtime staging.rs: one slice per host thread, each in pieces through a ring
- * of pinned buffers). Odd lengths and unaligned starts put the slice and piece boundaries
+ * staging lanes (runtime staging.rs: pieces, small at both ends, claimed by one lane per
+ * host thread, each through a ring of pinned buffers). Odd lengths and unaligned starts put
+ * the piece boundaries
  * in the middle of elements and cache lines; sub-range updates in both directions, a copy
  * ordered after an async kernel that writes the same device memory (a synchronous copy
  * waits for the queues' earlier work: docs/runtime-abi.md), and every byte checked. */
@@ -9,8 +10,8 @@
 #include <openacc.h>
 #include "e2e.h"
 
-/* 25 MiB and a bit: three pieces' worth per lane with 16 lanes is 96 MiB, so lanes end in
- * the middle of a piece; the total is odd. */
+/* 25 MiB and a bit, odd: small pieces at both ends and full ones between, the last full
+ * piece shorter; the 8 MiB ranges below are all small pieces. */
 enum { LEN = 3 * (8 << 20) + 777, OFF = 3 };
 
 static unsigned char val(long i, int salt) { return (unsigned char)(i * 131 + (i >> 11) + salt); }
