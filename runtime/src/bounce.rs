@@ -28,7 +28,7 @@
 //! has run it (microseconds), where the plain copy held the host until the queue got there.
 //!
 //! Expects: the GPU target, the queue's stream, its context current. Not here: larger copies
-//! (mem.rs: the driver's own staging; staging.rs for synchronous ones of 8 MiB or more).
+//! (queue_copy.rs).
 
 use std::ffi::c_void;
 use std::sync::Mutex;
@@ -112,6 +112,20 @@ pub fn awaits_delivery(start: usize, len: usize) -> bool {
     overlaps(&undelivered(), start, len)
 }
 
+/// Records host bytes `[start, start + len)` as awaiting a download's delivery (here, or
+/// queue_copy.rs's copy thread), until [`delivered`] is called with the same range.
+pub fn expect_delivery(start: usize, len: usize) {
+    undelivered().push((start, start + len));
+}
+
+/// The download recorded by [`expect_delivery`] for `[start, start + len)` has delivered.
+pub fn delivered(start: usize, len: usize) {
+    let mut u = undelivered();
+    if let Some(k) = u.iter().position(|&r| r == (start, start + len)) {
+        u.swap_remove(k);
+    }
+}
+
 fn overlaps(ranges: &[(usize, usize)], start: usize, len: usize) -> bool {
     let end = start.saturating_add(len);
     ranges.iter().any(|&(s, e)| s < end && start < e)
@@ -133,12 +147,7 @@ unsafe extern "C" fn finish(data: *mut c_void) {
     // SAFETY: the slot holds `len` bytes the stream copied in before this call; `dst` is
     // writable until the queue is done (the caller's guarantee in `download`).
     unsafe { std::ptr::copy_nonoverlapping(p.slot as *const u8, dst as *mut u8, len) }
-    {
-        let mut u = undelivered();
-        if let Some(k) = u.iter().position(|&r| r == (dst, dst + len)) {
-            u.swap_remove(k);
-        }
-    }
+    delivered(dst, len);
     p.slots.lock().unwrap_or_else(|e| e.into_inner()).free.push(p.slot);
 }
 
@@ -178,7 +187,7 @@ pub unsafe fn download(dst: *mut c_void, src: DevPtr, len: usize, stream: Handle
     let (slot, slots) = take()?;
     // SAFETY: page-locked slot of `len` bytes, read by `finish` after the copy.
     unsafe { cuda::memcpy_dtoh_async(slot as *mut c_void, src, len, stream) }?;
-    undelivered().push((dst as usize, dst as usize + len));
+    expect_delivery(dst as usize, len);
     enqueue_finish(stream, Pending { slot, slots, deliver: (dst as usize, len) })
 }
 

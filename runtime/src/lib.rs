@@ -38,6 +38,7 @@ pub mod pool;
 pub mod present;
 pub mod profile;
 pub mod queue;
+pub mod queue_copy;
 pub mod rows;
 pub mod private_area;
 pub mod scratch;

@@ -28,7 +28,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::device::{self, Target};
 use crate::pool::{self, Pool};
 use crate::queue::{self, Queue};
-use crate::{bounce, cuda, staging};
+use crate::{bounce, cuda, queue_copy, staging};
 
 pub use crate::cuda::DevPtr;
 
@@ -218,15 +218,17 @@ pub fn recycle(p: DevPtr, what: &str) {
     }
 }
 
-/// [`copy_to_device`] on queue `q`: enqueued on its stream on the GPU (the bytes are
-/// staged before it returns, so `src` may change afterwards; a small copy through a
-/// page-locked slot, bounce.rs, so that it never waits for the queue).
+/// [`copy_to_device`] on queue `q`: enqueued on its stream on the GPU. A copy of at most
+/// 4 KiB goes through a page-locked slot and reads `src` at the call (bounce.rs); a larger
+/// one is the driver's pageable copy (which waits for the queue's earlier work) or, when
+/// [`queue_copy::available`], made by a copy thread when the queue reaches it, so `src`
+/// must keep its bytes until the queue is done.
 ///
 /// # Safety
-/// As for [`copy_to_device`]; `dst..dst+len` stays allocated until the queue has done it.
+/// As for [`copy_to_device`], until the queue has done it.
 pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     let stream = queue::stream(q);
-    // Both paths read `src` at the call: a download of the queue still to land there goes first.
+    // A download of the queue still to land in `src` goes first.
     if let Some(s) = stream.filter(|_| bounce::awaits_delivery(src as usize, len)) {
         cuda::stream_synchronize(s).unwrap_or_else(|e| e.fail(what));
     }
@@ -234,15 +236,19 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
         // SAFETY: forwarded caller guarantees.
         Some(s) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
+        Some(s) if unsafe { by_copy_thread(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
+        // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         None => unsafe { copy_to_device(dst, src, len, what) },
     }
 }
 
-/// [`copy_from_device`] on queue `q`: enqueued on its stream on the GPU (to pageable
-/// memory CUDA returns once the queue has done it, so a small copy, a reduction result,
-/// goes through a page-locked slot and reaches `dst` in the queue's order: bounce.rs).
+/// [`copy_from_device`] on queue `q`: enqueued on its stream on the GPU, reaching `dst` in
+/// the queue's order: through a page-locked slot up to 4 KiB (a reduction result;
+/// bounce.rs), without the host waiting; beyond, the driver's copy to pageable memory
+/// (which returns only once the queue has done it) or, when [`queue_copy::available`], a
+/// copy thread's (the host does not wait).
 ///
 /// # Safety
 /// As for [`copy_from_device`]; `dst` stays writable until the queue has done it.
@@ -251,10 +257,22 @@ pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: 
         // SAFETY: forwarded caller guarantees.
         Some(s) if bounce::bounced(len) => unsafe { bounce::download(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
+        Some(s) if unsafe { by_copy_thread(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
+        // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         None => unsafe { copy_from_device(dst, src, len, what) },
     }
+}
+
+/// Hands a copy on `stream` to the copy thread; false when the driver or device cannot
+/// (the caller makes the driver's own pageable copy).
+///
+/// # Safety
+/// As for [`queue_copy::enqueue`].
+unsafe fn by_copy_thread(way: queue_copy::Way, dev: DevPtr, len: usize, stream: cuda::Handle, what: &str) -> bool {
+    // SAFETY: forwarded caller guarantees.
+    queue_copy::available() && unsafe { queue_copy::enqueue(way, dev, len, stream, what) }.unwrap_or_else(|e| e.fail(what))
 }
 
 /// [`copy_device`] on queue `q`.
@@ -277,7 +295,7 @@ pub unsafe fn copy_device_on(q: Queue, dst: DevPtr, src: DevPtr, len: usize, wha
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
-        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
@@ -319,7 +337,7 @@ pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
-        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
