@@ -348,7 +348,7 @@ pub unsafe fn launch(
                 p => unsafe { private_area::gangs_that_fit(p, args, size, || cuda::mem_get_info().map_or(u64::MAX, |(free, _)| free as u64 / 2)) },
             };
             let size = cap_gangs(size, kd.flags, wave.min(fit));
-            notify_launch(&name, &host_fn, &loc, size, req, &on_queue(q));
+            notify_launch(&name, &host_fn, &loc, size, req, || on_queue(q));
             let stream = queue::stream(q);
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
@@ -362,7 +362,7 @@ pub unsafe fn launch(
                 if stream.is_none() {
                     return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
                 }
-                queue::launched(q, &format!("'{name}' ({loc})"));
+                queue::launched(q, || format!("'{name}' ({loc})"));
                 if let Some(why) = waits_at_launch(kd.flags) {
                     // The slot is shared: the next launch may use it once this kernel is done.
                     queue::host_wait(q, &format!("the launch of kernel '{name}' ({loc}), which {why}"));
@@ -386,8 +386,9 @@ pub unsafe fn launch(
             let size = cap_gangs(size, kd.flags, EMULATOR_GANG_CAP);
             // The queue's bookkeeping; the kernel completes before the launch returns.
             queue::stream(q);
-            let sched = format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe());
-            notify_launch(&name, &host_fn, &loc, size, req, &sched);
+            notify_launch(&name, &host_fn, &loc, size, req, || {
+                format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe())
+            });
             let run = || {
                 let _turn = link_slot_turn(kd.flags);
                 let timer = profile::start_host();
@@ -417,10 +418,13 @@ fn on_queue(q: Queue) -> String {
     }
 }
 
-fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on: &str) {
+/// `ACC_NOTIFY`'s line for a launch; `on` (where it runs) is formatted only when printed,
+/// so a launch without `ACC_NOTIFY` formats nothing.
+fn notify_launch(name: &str, host_fn: &str, loc: &str, size: Size, req: Size, on: impl FnOnce() -> String) {
     if !notify::launches() {
         return;
     }
+    let on = on();
     let grid = size.describe_grid();
     let mut msg = format!(
         "launch kernel {name} function={host_fn} at {loc} num_gangs={grid} num_workers={} vector_length={} grid={grid} block={}x{}{on}",

@@ -135,16 +135,18 @@ pub struct Unfinished {
 }
 
 impl Unfinished {
-    fn push(&mut self, kernel: &str) {
+    /// Counts a kernel; `kernel` names it, called only while fewer than [`NAMED`] are
+    /// named (a launch formats nothing once the list is full).
+    fn push(&mut self, kernel: impl FnOnce() -> String) {
         if self.names.len() < NAMED {
-            self.names.push(kernel.to_string());
+            self.names.push(kernel());
         }
         self.count += 1;
     }
 
     fn extend(&mut self, other: &Unfinished) {
         for n in &other.names {
-            self.push(n);
+            self.push(|| n.clone());
         }
         self.count += other.count - other.names.len();
     }
@@ -280,7 +282,7 @@ pub fn stream(q: Queue) -> Option<Handle> {
 
 /// Records kernel `kernel` ("'name' (file:line:col)") as launched on `q` (GPU: until the
 /// queue is seen empty, for messages).
-pub fn launched(q: Queue, kernel: &str) {
+pub fn launched(q: Queue, kernel: impl FnOnce() -> String) {
     let Queue::Async(key) = q else { return };
     let mut st = state();
     let e = st.entry(key);
@@ -551,19 +553,25 @@ mod tests {
         assert!(invalid(-7).starts_with("-7 is not a valid async argument"));
         let mut u = Unfinished::default();
         assert_eq!(failure_context(Queue::Async(1), &u, "acc_wait"), " on async queue 1 (seen by acc_wait)");
-        u.push("'k1' (t.c:3:9)");
+        u.push(|| "'k1' (t.c:3:9)".into());
         assert_eq!(u.describe(), " for kernel 'k1' (t.c:3:9)");
         for k in ["'k2' (t.c:4:9)", "'k3' (t.c:5:9)", "'k4' (t.c:6:9)", "'k5' (t.c:7:9)"] {
-            u.push(k);
+            u.push(|| k.into());
         }
+        let mut formatted = 0;
+        u.push(|| {
+            formatted += 1;
+            "'k6'".into()
+        });
+        assert_eq!(formatted, 0, "a sixth kernel is counted, not named");
         assert_eq!(
             u.describe(),
-            " for one of 5 kernels not waited for yet: 'k1' (t.c:3:9), 'k2' (t.c:4:9), 'k3' (t.c:5:9), and 2 more"
+             " for one of 6 kernels not waited for yet: 'k1' (t.c:3:9), 'k2' (t.c:4:9), 'k3' (t.c:5:9), and 3 more"
         );
         let mut w = Unfinished::default();
-        w.push("'w' (t.c:1:1)");
+        w.push(|| "'w' (t.c:1:1)".into());
         w.extend(&u);
-        assert_eq!(w.count, 6);
+        assert_eq!(w.count, 7);
         assert_eq!(w.names.len(), NAMED);
     }
 
