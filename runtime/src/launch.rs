@@ -390,6 +390,12 @@ pub unsafe fn launch(
                 format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe())
             });
             let run = || {
+                // The kernel runs now: after its queue's held operations, or (synchronous)
+                // every queue's, as on the GPU (emu_queue.rs).
+                match q {
+                    Queue::Async(key) => crate::emu_queue::drain(key),
+                    _ => crate::emu_queue::drain_all(),
+                }
                 let _turn = link_slot_turn(kd.flags);
                 let timer = profile::start_host();
                 // SAFETY: the compiler emitted `entry` for this kernel and `args` is its

@@ -30,6 +30,7 @@ pub mod declare;
 pub mod device;
 pub mod diag;
 pub mod emu;
+pub mod emu_queue;
 pub mod image;
 pub mod launch;
 pub mod mem;

@@ -13,8 +13,10 @@
 //! own ([`alloc_block`]). The pool's free blocks are freed at the program's end.
 //!
 //! Operations of an async queue (`*_on`, [`release`]) go on the queue's CUDA stream on the
-//! GPU (queue.rs); on the emulator they are the synchronous ones. A released block reaches
-//! the pool (or `cuMemFree`, [`recycle`]) only once no queue can still use it. A GPU
+//! GPU (queue.rs); on the emulator they are held until the queue is drained (emu_queue.rs:
+//! at a wait or test of the queue, a kernel on it, or any synchronous operation here). A
+//! released block reaches the pool (or `cuMemFree`, [`recycle`]) only once no queue can
+//! still use it. A GPU
 //! allocation that fails for lack of memory is retried after the blocks whose release waits
 //! for a queue have been freed, then after the pool's free blocks have been freed, then (a
 //! pool block) with the exact size. Not here: host memory of the host target
@@ -28,7 +30,7 @@ use std::sync::{Mutex, MutexGuard};
 use crate::device::{self, Target};
 use crate::pool::{self, Pool};
 use crate::queue::{self, Queue};
-use crate::{bounce, cuda, queue_copy, staging};
+use crate::{bounce, cuda, emu_queue, queue_copy, staging};
 
 pub use crate::cuda::DevPtr;
 
@@ -190,6 +192,7 @@ pub fn free(p: DevPtr, what: &str) {
     match target() {
         Target::Gpu(_) => cuda::mem_free(p).unwrap_or_else(|e| e.fail(what)),
         Target::Emulator => {
+            emu_queue::drain_all();
             let layout = emu_blocks().remove(&p).expect("freeing an emulator block that was never allocated");
             // SAFETY: `p` was returned by `alloc` with this layout and is freed once (removed
             // from the map above).
@@ -200,17 +203,23 @@ pub fn free(p: DevPtr, what: &str) {
 
 /// Frees device block `p` (from [`alloc`] or [`alloc_block`]) once no async queue can still
 /// use it: on the GPU at once when every queue is idle, else after the work enqueued so far
-/// (queue.rs); on the emulator at once. "Frees" a block of the pool: keeps it for reuse.
+/// (queue.rs); on the emulator once no queue holds operations (emu_queue.rs). "Frees" a
+/// block of the pool: keeps it for reuse.
 pub fn release(p: DevPtr, what: &str) {
     match target() {
         Target::Gpu(_) => queue::release(p, what),
-        Target::Emulator => recycle(p, what),
+        Target::Emulator => {
+            let what = what.to_string();
+            emu_queue::when_idle(Box::new(move || recycle(p, &what)))
+        }
     }
 }
 
 /// Block `p`, which no queue uses any more, goes back to the pool (a block of the pool) or is
 /// freed (a block of its own); blocks the pool evicts are freed.
 pub fn recycle(p: DevPtr, what: &str) {
+    // A block the pool hands out again must not receive a queue's held writes.
+    emu_queue::drain_all();
     let back = pool().as_mut().map_or(Err(pool::NotPooled), |pool| pool.give_back(p));
     match back {
         Ok(evicted) => evicted.iter().for_each(|&b| free(b, what)),
@@ -239,8 +248,18 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
         Some(s) if unsafe { by_copy_thread(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees.
-        None => unsafe { copy_to_device(dst, src, len, what) },
+        None => match held_on(q) {
+            Some(key) => {
+                emu_queue::before_reading(src as usize, len);
+                // SAFETY: `src` is readable for `len` bytes (caller's guarantee); read now.
+                let bytes = unsafe { std::slice::from_raw_parts(src as *const u8, len) }.to_vec();
+                // SAFETY (of the held write): `dst..dst+len` stays allocated until the queue
+                // has done it (caller's guarantee; frees drain every queue first).
+                emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst as *mut u8, len) }));
+            }
+            // SAFETY: forwarded caller guarantees.
+            None => unsafe { copy_to_device(dst, src, len, what) },
+        },
     }
 }
 
@@ -260,8 +279,26 @@ pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: 
         Some(s) if unsafe { by_copy_thread(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees.
-        None => unsafe { copy_from_device(dst, src, len, what) },
+        None => match held_on(q) {
+            Some(key) => {
+                let dst = dst as usize;
+                // SAFETY: both ranges stay valid until the queue has done it (caller's
+                // guarantee; frees drain every queue first); emulator and host memory never
+                // overlap.
+                emu_queue::hold(key, Some((dst, len)), Box::new(move || unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) }));
+            }
+            // SAFETY: forwarded caller guarantees.
+            None => unsafe { copy_from_device(dst, src, len, what) },
+        },
+    }
+}
+
+/// Queue `q`'s number when its memory operations are held until it is drained: an async
+/// queue on the emulator (emu_queue.rs).
+fn held_on(q: Queue) -> Option<i32> {
+    match (q, target()) {
+        (Queue::Async(key), Target::Emulator) => Some(key),
+        _ => None,
     }
 }
 
@@ -283,8 +320,13 @@ pub unsafe fn copy_device_on(q: Queue, dst: DevPtr, src: DevPtr, len: usize, wha
     match queue::stream(q) {
         // SAFETY: forwarded caller guarantees.
         Some(s) => unsafe { cuda::memcpy_dtod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees.
-        None => unsafe { copy_device(dst, src, len, what) },
+        // SAFETY (of the held copy): both ranges stay allocated until the queue has done it
+        // (caller's guarantee; frees drain every queue first).
+        None => match held_on(q) {
+            Some(key) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) })),
+            // SAFETY: forwarded caller guarantees.
+            None => unsafe { copy_device(dst, src, len, what) },
+        },
     }
 }
 
@@ -298,8 +340,11 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: 
         Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
-        Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+        Target::Emulator => {
+            emu_queue::drain_all();
+            // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
+            unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) }
+        }
     }
 }
 
@@ -312,8 +357,13 @@ pub unsafe fn zero_on(q: Queue, dst: DevPtr, len: usize, what: &str) {
     match queue::stream(q) {
         // SAFETY: forwarded caller guarantee.
         Some(s) => unsafe { cuda::memset_zero_async(dst, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantee.
-        None => unsafe { zero(dst, len, what) },
+        // SAFETY (of the held zeroing): the range stays allocated until the queue has done
+        // it (caller's guarantee; frees drain every queue first).
+        None => match held_on(q) {
+            Some(key) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) })),
+            // SAFETY: forwarded caller guarantee.
+            None => unsafe { zero(dst, len, what) },
+        },
     }
 }
 
@@ -325,8 +375,11 @@ pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantee.
         Target::Gpu(_) => unsafe { cuda::memset_zero(dst, len) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantee (an emulator allocation is host memory).
-        Target::Emulator => unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) },
+        Target::Emulator => {
+            emu_queue::drain_all();
+            // SAFETY: forwarded caller guarantee (an emulator allocation is host memory).
+            unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) }
+        }
     }
 }
 
@@ -340,8 +393,11 @@ pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: 
         Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
-        Target::Emulator => unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) },
+        Target::Emulator => {
+            emu_queue::drain_all();
+            // SAFETY: forwarded caller guarantees; host and emulator memory never overlap.
+            unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) }
+        }
     }
 }
 
@@ -354,8 +410,11 @@ pub unsafe fn copy_device(dst: DevPtr, src: DevPtr, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY: forwarded caller guarantees (emulator allocations are host memory).
-        Target::Emulator => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) },
+        Target::Emulator => {
+            emu_queue::drain_all();
+            // SAFETY: forwarded caller guarantees (emulator allocations are host memory).
+            unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) }
+        }
     }
 }
 

@@ -227,6 +227,7 @@ impl State {
 
     /// Blocks until queue `key`'s work so far is done (`by` waits).
     fn synchronize(&mut self, key: i32, by: &str) {
+        crate::emu_queue::drain(key);
         let Some(e) = self.queues.get_mut(&key) else { return };
         if let Some(s) = e.stream {
             if let Err(err) = cuda::stream_synchronize(s) {
@@ -238,6 +239,8 @@ impl State {
 
     /// Whether queue `key` is empty.
     fn query(&mut self, key: i32, by: &str) -> bool {
+        // The emulator's held operations run now: a test finds its queue done there.
+        crate::emu_queue::drain(key);
         let Some(e) = self.queues.get_mut(&key) else { return true };
         let Some(s) = e.stream else { return true };
         match cuda::stream_query(s) {
@@ -310,6 +313,8 @@ pub fn queue_wait(q: Queue, on: Queue, by: &str) {
         // on it (host_wait does nothing).
         return host_wait(q, by);
     };
+    // The emulator runs `q`'s held operations now, before anything `on` gets later.
+    crate::emu_queue::drain(key);
     let mut st = state();
     // A queue without a stream never had work on the GPU (or runs nothing asynchronously).
     if key != on_key {
@@ -343,6 +348,8 @@ pub fn queue_wait_device(dev: i32, q: Queue, on: Queue, by: &str) {
             host_wait(q, by)
         });
     };
+    // The emulator's held operations of queue `key` (of any device) run now.
+    crate::emu_queue::drain(key);
     let recorded = device::with_device(dev, || {
         device::target();
         let st = state();
