@@ -490,9 +490,13 @@ pub fn stream_wait_value_geq(stream: Handle, addr: DevPtr, value: u32) -> Result
 
 /// The device address of page-locked host memory from [`mem_alloc_host`] (the same number
 /// under unified addressing, which 64-bit Linux always has). Only when [`has_stream_waits`].
-pub fn host_device_pointer(host: *mut c_void) -> Result<DevPtr, CuError> {
+///
+/// # Safety
+/// `host` came from [`mem_alloc_host`] and has not been freed.
+pub unsafe fn host_device_pointer(host: *mut c_void) -> Result<DevPtr, CuError> {
     let mut d: DevPtr = 0;
-    // SAFETY: writes one device pointer to a valid local; `host` came from cuMemAllocHost.
+    // SAFETY: writes one device pointer to a valid local; `host` is live page-locked memory
+    // (caller's guarantee).
     check("cuMemHostGetDevicePointer", unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, host, 0) })?;
     Ok(d)
 }

@@ -357,10 +357,10 @@ pub unsafe fn launch(
                 // sizes are within the device and kernel limits. The driver copies the
                 // argument values at the call, so the stub's slots may go away afterwards.
                 unsafe { cuda::launch_kernel(func, size.grid(), (size.vector, size.workers), stream, args) }
-                    .unwrap_or_else(|e| e.fail(&what));
+                    .unwrap_or_else(|e| e.fail(what));
                 profile::launched(timer, &loc, &host_fn, &name, size);
                 if stream.is_none() {
-                    return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(&what));
+                    return cuda::ctx_synchronize().unwrap_or_else(|e| e.fail(what));
                 }
                 queue::launched(q, || format!("'{name}' ({loc})"));
                 if let Some(why) = waits_at_launch(kd.flags) {
@@ -372,8 +372,8 @@ pub unsafe fn launch(
             // `scratch_arg` slot the compiler made for the scratch pointer.
             // (and, for private copies of run-time size, its `private_arg` slots).
             unsafe {
-                private_area::with_private_area(kd.private_arg, size, args, &what, || {
-                    scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run)
+                private_area::with_private_area(kd.private_arg, size, args, what, || {
+                    scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, what, run)
                 })
             }
         }

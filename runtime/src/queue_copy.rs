@@ -91,7 +91,8 @@ impl Word {
         // the process's lifetime, shared with the GPU (which only reads it).
         let host: &'static AtomicU32 = unsafe { &*(host as *const AtomicU32) };
         host.store(0, Ordering::Release);
-        let dev = cuda::host_device_pointer(host as *const AtomicU32 as *mut c_void)?;
+        // SAFETY: `host` came from mem_alloc_host just above and is never freed.
+        let dev = unsafe { cuda::host_device_pointer(host as *const AtomicU32 as *mut c_void) }?;
         Ok(Word { host, dev, last: 0 })
     }
 }

@@ -60,7 +60,7 @@ impl Schedule {
     /// one at synchronisation points and shared-memory stores).
     pub fn yields_before_global_store(self, draw: &mut u64) -> bool {
         match self {
-            Schedule::Random(_) => splitmix64(draw) % 4 == 0,
+            Schedule::Random(_) => splitmix64(draw).is_multiple_of(4),
             _ => false,
         }
     }
@@ -123,7 +123,7 @@ pub fn release(states: &mut [State], vector: usize) -> Result<bool, String> {
             released = true;
         }
     }
-    let stuck = !released && !states.iter().any(|s| *s == State::Ready) && !states.iter().all(|s| *s == State::Done);
+    let stuck = !released && !states.contains(&State::Ready) && !states.iter().all(|s| *s == State::Done);
     if stuck {
         let count = |st: State| states.iter().filter(|s| **s == st).count();
         return Err(format!(
