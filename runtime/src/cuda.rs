@@ -79,6 +79,11 @@ impl CuError {
         self.code == CUresult::CUDA_ERROR_OUT_OF_MEMORY as i32
     }
 
+    /// Whether the device or driver does not support the call.
+    pub fn is_not_supported(&self) -> bool {
+        self.code == CUresult::CUDA_ERROR_NOT_SUPPORTED as i32
+    }
+
     /// Report `<call> failed<context>: CUDA_ERROR_XYZ: description` and exit.
     /// `context` is e.g. " for kernel 'main_l12' (saxpy.c:12:9)".
     pub fn fail(&self, context: &str) -> ! {

@@ -241,25 +241,23 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
     if let Some(s) = stream.filter(|_| bounce::awaits_delivery(src as usize, len)) {
         cuda::stream_synchronize(s).unwrap_or_else(|e| e.fail(what));
     }
-    match stream {
+    match (stream, held_on(q)) {
         // SAFETY: forwarded caller guarantees.
-        Some(s) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        (Some(s), _) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
-        Some(s) if unsafe { by_copy_thread(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
+        (Some(s), _) if unsafe { by_copy_thread(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
-        Some(s) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        None => match held_on(q) {
-            Some(key) => {
-                emu_queue::before_reading(src as usize, len);
-                // SAFETY: `src` is readable for `len` bytes (caller's guarantee); read now.
-                let bytes = unsafe { std::slice::from_raw_parts(src as *const u8, len) }.to_vec();
-                // SAFETY (of the held write): `dst..dst+len` stays allocated until the queue
-                // has done it (caller's guarantee; frees drain every queue first).
-                emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst as *mut u8, len) }));
-            }
-            // SAFETY: forwarded caller guarantees.
-            None => unsafe { copy_to_device(dst, src, len, what) },
-        },
+        (Some(s), _) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        (None, Some(key)) => {
+            emu_queue::before_reading(src as usize, len);
+            // SAFETY: `src` is readable for `len` bytes (caller's guarantee); read now.
+            let bytes = unsafe { std::slice::from_raw_parts(src as *const u8, len) }.to_vec();
+            // SAFETY (of the held write): `dst..dst+len` stays allocated until the queue has
+            // done it (caller's guarantee; frees drain every queue first).
+            emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), dst as *mut u8, len) }));
+        }
+        // SAFETY: forwarded caller guarantees.
+        (None, None) => unsafe { copy_to_device(dst, src, len, what) },
     }
 }
 
@@ -272,24 +270,21 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
 /// # Safety
 /// As for [`copy_from_device`]; `dst` stays writable until the queue has done it.
 pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
-    match queue::stream(q) {
+    match (queue::stream(q), held_on(q)) {
         // SAFETY: forwarded caller guarantees.
-        Some(s) if bounce::bounced(len) => unsafe { bounce::download(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        (Some(s), _) if bounce::bounced(len) => unsafe { bounce::download(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
-        Some(s) if unsafe { by_copy_thread(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
+        (Some(s), _) if unsafe { by_copy_thread(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
-        Some(s) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        None => match held_on(q) {
-            Some(key) => {
-                let dst = dst as usize;
-                // SAFETY: both ranges stay valid until the queue has done it (caller's
-                // guarantee; frees drain every queue first); emulator and host memory never
-                // overlap.
-                emu_queue::hold(key, Some((dst, len)), Box::new(move || unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) }));
-            }
-            // SAFETY: forwarded caller guarantees.
-            None => unsafe { copy_from_device(dst, src, len, what) },
-        },
+        (Some(s), _) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        (None, Some(key)) => {
+            let dst = dst as usize;
+            // SAFETY: both ranges stay valid until the queue has done it (caller's guarantee;
+            // frees drain every queue first); emulator and host memory never overlap.
+            emu_queue::hold(key, Some((dst, len)), Box::new(move || unsafe { std::ptr::copy_nonoverlapping(src as *const u8, dst as *mut u8, len) }));
+        }
+        // SAFETY: forwarded caller guarantees.
+        (None, None) => unsafe { copy_from_device(dst, src, len, what) },
     }
 }
 
@@ -317,16 +312,14 @@ unsafe fn by_copy_thread(way: queue_copy::Way, dev: DevPtr, len: usize, stream: 
 /// # Safety
 /// As for [`copy_device`], until the queue has done it.
 pub unsafe fn copy_device_on(q: Queue, dst: DevPtr, src: DevPtr, len: usize, what: &str) {
-    match queue::stream(q) {
+    match (queue::stream(q), held_on(q)) {
         // SAFETY: forwarded caller guarantees.
-        Some(s) => unsafe { cuda::memcpy_dtod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        (Some(s), _) => unsafe { cuda::memcpy_dtod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY (of the held copy): both ranges stay allocated until the queue has done it
         // (caller's guarantee; frees drain every queue first).
-        None => match held_on(q) {
-            Some(key) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) })),
-            // SAFETY: forwarded caller guarantees.
-            None => unsafe { copy_device(dst, src, len, what) },
-        },
+        (None, Some(key)) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, len) })),
+        // SAFETY: forwarded caller guarantees.
+        (None, None) => unsafe { copy_device(dst, src, len, what) },
     }
 }
 
@@ -354,16 +347,14 @@ pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: 
 /// # Safety
 /// As for [`zero`], until the queue has done it.
 pub unsafe fn zero_on(q: Queue, dst: DevPtr, len: usize, what: &str) {
-    match queue::stream(q) {
+    match (queue::stream(q), held_on(q)) {
         // SAFETY: forwarded caller guarantee.
-        Some(s) => unsafe { cuda::memset_zero_async(dst, len, s) }.unwrap_or_else(|e| e.fail(what)),
-        // SAFETY (of the held zeroing): the range stays allocated until the queue has done
-        // it (caller's guarantee; frees drain every queue first).
-        None => match held_on(q) {
-            Some(key) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) })),
-            // SAFETY: forwarded caller guarantee.
-            None => unsafe { zero(dst, len, what) },
-        },
+        (Some(s), _) => unsafe { cuda::memset_zero_async(dst, len, s) }.unwrap_or_else(|e| e.fail(what)),
+        // SAFETY (of the held zeroing): the range stays allocated until the queue has done it
+        // (caller's guarantee; frees drain every queue first).
+        (None, Some(key)) => emu_queue::hold(key, None, Box::new(move || unsafe { std::ptr::write_bytes(dst as *mut u8, 0, len) })),
+        // SAFETY: forwarded caller guarantee.
+        (None, None) => unsafe { zero(dst, len, what) },
     }
 }
 

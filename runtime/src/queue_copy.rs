@@ -125,9 +125,9 @@ pub fn available() -> bool {
 }
 
 impl State {
-    /// `stream`'s entry: its word and its thread's index, made on first use (a thread of
-    /// its own while there are fewer than [`MAX_THREADS`]).
-    fn stream(&mut self, stream: Handle) -> Result<&mut (usize, Word, usize), CuError> {
+    /// `stream`'s entry (a stream of GPU `device`): its word and its thread's index, made on
+    /// first use (a thread of its own while there are fewer than [`MAX_THREADS`]).
+    fn stream(&mut self, stream: Handle, device: usize) -> Result<&mut (usize, Word, usize), CuError> {
         let pid = std::process::id();
         if self.pid != pid {
             self.pid = pid;
@@ -138,6 +138,9 @@ impl State {
         let at = match self.streams.iter().position(|e| e.0 == key) {
             Some(k) => k,
             None => {
+                // The device's copy lanes, made here once per stream rather than at every
+                // copy: a copy thread mid-copy holds them, and the program must not wait.
+                staging::prepare_queue_lanes(device)?;
                 let word = Word::new()?;
                 let thread = match shared_thread(self.threads.len(), self.streams.len()) {
                     Some(t) => t,
@@ -177,14 +180,13 @@ fn shared_thread(threads: usize, streams: usize) -> Option<usize> {
 /// and `dev..dev+len` lies in one device allocation, until the queue has done the copy.
 pub unsafe fn enqueue(way: Way, dev: DevPtr, len: usize, stream: Handle, what: &str) -> Result<bool, CuError> {
     let Some(gpu) = device::gpu() else { unreachable!("queue copies are made for the GPU target only (mem.rs)") };
-    staging::prepare_queue_lanes(gpu.num as usize)?;
     let mut st = STATE.lock().unwrap_or_else(|e| e.into_inner());
-    let (_, word, thread) = st.stream(stream)?;
+    let (_, word, thread) = st.stream(stream, gpu.num as usize)?;
     let ticket = word.last.wrapping_add(1);
     let ready = cuda::event_create()?;
     cuda::event_record(ready, stream)?;
     match cuda::stream_wait_value_geq(stream, word.dev, ticket) {
-        Err(e) if e.code == cudarc::driver::sys::CUresult::CUDA_ERROR_NOT_SUPPORTED as i32 => {
+        Err(e) if e.is_not_supported() => {
             SUPPORTED.store(false, Ordering::Relaxed);
             cuda::event_destroy(ready)?;
             return Ok(false);

@@ -224,9 +224,13 @@ enum Way {
 /// stream waits for it (the allocation may wait for the device's streams: a deadlock).
 pub fn prepare_queue_lanes(num: usize) -> Result<(), CuError> {
     let tune = tuning();
-    let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads);
     let mut slot = QUEUE_STAGE.of(num).lock().unwrap_or_else(|e| e.into_inner());
-    stage(&mut slot, threads, tune, true).map(|_| ())
+    stage(&mut slot, lane_count(tune), tune, true).map(|_| ())
+}
+
+/// How many lanes a device's staging has: one per host thread, up to the tuning's limit.
+fn lane_count(tune: Tuning) -> usize {
+    copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads)
 }
 
 /// Copies `len` bytes from host `src` to device `dst` through the staging buffers.
@@ -264,7 +268,7 @@ unsafe fn staged_copy(by: Caller, way: Way, user: usize, dev: DevPtr, len: usize
         Caller::QueueCopy { num, context } => (QUEUE_STAGE.of(num), context),
     };
     let tune = tuning();
-    let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads);
+    let threads = lane_count(tune);
     let mut slot = stages.lock().unwrap_or_else(|e| e.into_inner());
     let st = stage(&mut slot, threads, tune, matches!(by, Caller::QueueCopy { .. }))?;
     // A copy below staging's size (a copy thread's) takes one lane, on the calling thread.
