@@ -117,7 +117,7 @@ static SUPPORTED: AtomicBool = AtomicBool::new(true);
 /// Whether async copies go through the copy threads: only with `ACCC_ASYNC_COPY_THREADS=1`
 /// until this path has been run on a GPU (written 2026-12-07 without one; the first try
 /// deadlocked when a copy thread allocated its page-locked lanes while its queue's stream
-/// waited for it, fixed by making them in [`enqueue`], not yet run).
+/// waited for it, fixed by making them on the program's thread at a stream's first copy, not yet run).
 pub fn available() -> bool {
     static ENABLED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let enabled = *ENABLED.get_or_init(|| std::env::var("ACCC_ASYNC_COPY_THREADS").is_ok_and(|v| v.trim() == "1"));
