@@ -203,7 +203,8 @@ pub fn build<'ctx>(m: Module<'ctx>, r: &Outlined<'ctx>, plan: &KernelPlan, image
     };
     let args = arg_array(&b, ctx, f, &dev_args);
     let (gangs, workers, vector) = launch_sizes(&b, ctx, d, plan, &hv);
-    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, [scratch_arg, private_arg]);
+    let arg_sizes: Vec<u64> = dev_args.iter().map(|v| v.ty().store_size(m)).collect();
+    let desc = descriptor(m, ctx, plan, &d.function.name(), &loc, image, emulator_entry, [scratch_arg, private_arg], &arg_sizes);
     // One dimension unless a gang dimension beyond the first can be other than 1.
     match gangs {
         [x, y, z] if y.const_int_value() == Some(1) && z.const_int_value() == Some(1) => {
@@ -473,13 +474,15 @@ fn launch_sizes<'ctx>(b: &Builder<'ctx>, ctx: Context<'ctx>, d: &crate::contract
 }
 
 /// `accrt_kernel` descriptor: { image, size, name, function, loc, cache, emulator entry,
-/// flags, reduce_vars, scratch_arg, private_arg } (runtime/include/accrt.h).
-/// `image` is image_job's placeholder and the size 0 until image_job::install.
+/// flags, reduce_vars, scratch_arg, private_arg, num_args, arg_sizes }
+/// (runtime/include/accrt.h). `image` is image_job's placeholder and the size 0 until
+/// image_job::install. `arg_sizes`: the bytes of each argument slot, which the emulator
+/// copies to hold an async launch until its queue runs it (runtime/src/emu_queue.rs).
 #[allow(clippy::too_many_arguments)]
-fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>, [scratch_arg, private_arg]: [u64; 2]) -> Value<'ctx> {
+fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, function: &str, loc: &str, image: Value<'ctx>, emulator_entry: Value<'ctx>, [scratch_arg, private_arg]: [u64; 2], arg_sizes: &[u64]) -> Value<'ctx> {
     let name = plan.name.as_str();
     let ptr = ctx.ptr();
-    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64(), ctx.i64(), ctx.i64(), ctx.i64()]);
+    let ty = ctx.struct_type(&[ptr, ctx.i64(), ptr, ptr, ptr, ptr, ptr, ctx.i64(), ctx.i64(), ctx.i64(), ctx.i64(), ctx.i64(), ptr]);
     let s = |text: &str, gname: &str| {
         let mut bytes = text.as_bytes().to_vec();
         bytes.push(0);
@@ -503,6 +506,8 @@ fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, func
         ctx.i64().const_int(plan.reduce_vars),
         ctx.i64().const_int(scratch_arg),
         ctx.i64().const_int(private_arg),
+        ctx.i64().const_int(arg_sizes.len() as u64),
+        sizes_table(m, ctx, name, arg_sizes),
     ]);
     let g = m.add_global(ty, &format!("__acc_kernel.{name}"));
     g.set_initializer(init);
@@ -510,7 +515,19 @@ fn descriptor<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, plan: &KernelPlan, func
     g
 }
 
-/// Embeds the cubin as a private constant; returns the global.
+/// The `u32` bytes of each argument slot, as a private constant (an empty one for a kernel
+/// without arguments: null means "not given" to the runtime).
+fn sizes_table<'ctx>(m: Module<'ctx>, ctx: Context<'ctx>, name: &str, arg_sizes: &[u64]) -> Value<'ctx> {
+    let i32t = ctx.i32();
+    let vals: Vec<Value> = arg_sizes.iter().map(|&n| i32t.const_int(n)).collect();
+    let c = i32t.const_array(&vals);
+    let g = m.add_global(c.ty(), &format!("__acc_kernel.{name}.arg_sizes"));
+    g.set_initializer(c);
+    g.set_global_constant(true);
+    g.set_linkage(llvm_sys::LLVMLinkage::LLVMPrivateLinkage);
+    g
+}
+
 /// Embeds the device image (image.rs: cubins and PTX) as a private constant.
 pub fn embed_image<'ctx>(m: Module<'ctx>, cubin: &[u8]) -> Value<'ctx> {
     let ctx = m.context();

@@ -38,8 +38,8 @@ int lnk[3];
 // A kernel that sets the slot of a link global is flagged ACCRT_KERNEL_LINK_SLOT (4, the
 // descriptor's flags): its launches take turns with the other such kernels; one that sets
 // only other declared globals' slots (a single device copy each) is not.
-// CHECK-DAG: @__acc_kernel.callee_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.callee_l{{[0-9]+}}, i64 4, i64 0, i64 0, i64 0 }
-// CHECK-DAG: @__acc_kernel.unlinked_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.unlinked_l{{[0-9]+}}, i64 0, i64 0, i64 0, i64 0 }
+// CHECK-DAG: @__acc_kernel.callee_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.callee_l{{[0-9]+}}, i64 4, i64 0, i64 0, i64 0, i64 {{[0-9]+}}, ptr @__acc_kernel.callee_l{{[0-9]+}}.arg_sizes }
+// CHECK-DAG: @__acc_kernel.unlinked_l{{[0-9]+}} = internal global {{.*}}, ptr @__accemu.entry.unlinked_l{{[0-9]+}}, i64 0, i64 0, i64 0, i64 0, i64 {{[0-9]+}}, ptr @__acc_kernel.unlinked_l{{[0-9]+}}.arg_sizes }
 // CHECK-DAG: @tab.acc.dev = internal global ptr null
 // CHECK-DAG: @g.acc.init = private unnamed_addr constant i32 42
 // CHECK-DAG: @tab.acc.init = private unnamed_addr constant [5 x i32] [i32 1, i32 2, i32 3, i32 4, i32 5]

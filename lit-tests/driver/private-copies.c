@@ -21,7 +21,7 @@
 // REPORT-LABEL: private-copies.c: gang_copy:
 // REPORT: Generating implicit copyin(c[1:m]): the data firstprivate copies are filled from
 // REPORT: Generating firstprivate(c[1:m]): a copy per gang in device memory, filled from the device copy of the data
-// HOST-DAG: @__acc_kernel.gang_copy_l{{[0-9]+}} = internal global {{.*}}, i64 2, i64 0, i64 0, i64 5 }
+// HOST-DAG: @__acc_kernel.gang_copy_l{{[0-9]+}} = internal global {{.*}}, i64 2, i64 0, i64 0, i64 5, i64 {{[0-9]+}}, ptr @__acc_kernel.gang_copy_l{{[0-9]+}}.arg_sizes }
 // HOST-LABEL: define dso_local void @gang_copy(
 // HOST: %acc.private.host = call ptr @malloc(
 // HOST: call void @free(ptr %acc.private.host)

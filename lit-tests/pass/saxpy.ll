@@ -20,7 +20,10 @@ declare void @__acc_begin(i32, ptr, ptr, i32, i32)
 declare void @__acc_clause(i32, ptr, ...)
 declare void @__acc_end(i32)
 
-; HOST: @__acc_kernel.saxpy_l2 = internal global { ptr, i64, ptr, ptr, ptr, ptr, ptr, i64, i64, i64, i64 } { {{.*}}, ptr @__accemu.entry.saxpy_l2, i64 0, i64 0, i64 0, i64 0 }
+; The descriptor ends with the bytes of each argument slot (n, x, y, a), which the emulator
+; copies to hold an async launch.
+; HOST: @__acc_kernel.saxpy_l2.arg_sizes = private constant [4 x i32] [i32 4, i32 8, i32 8, i32 4]
+; HOST: @__acc_kernel.saxpy_l2 = internal global { ptr, i64, ptr, ptr, ptr, ptr, ptr, i64, i64, i64, i64, i64, ptr } { {{.*}}, ptr @__accemu.entry.saxpy_l2, i64 0, i64 0, i64 0, i64 0, i64 4, ptr @__acc_kernel.saxpy_l2.arg_sizes }
 ; HOST-LABEL: define void @saxpy(
 ; HOST-NOT: __acc_{{begin|clause|end}}
 ; HOST: %acc.use_device = call i32 @__accrt_use_device()

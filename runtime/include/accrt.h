@@ -27,6 +27,9 @@ typedef struct accrt_kernel {
                               pointer (when reduce_vars > 0) */
   uint64_t private_arg;    /* 0, or 1 + the index in args[] of the slot the runtime fills with
                               the private area (see below) */
+  uint64_t num_args;       /* entries of args[] */
+  const uint32_t *arg_sizes; /* bytes of each args[] slot (null: not given; the emulator then
+                              runs an async launch at once instead of holding it) */
 } accrt_kernel;
 
 /* accrt_kernel.flags: the kernel synchronises the lanes of a worker (or keeps per-worker

@@ -1,16 +1,21 @@
-//! Async queues on the emulator: memory operations enqueued on an async queue (copies to and
-//! from the device, device-to-device copies, zeroing) are held, in call order, until
+//! Async queues on the emulator: operations enqueued on an async queue (copies to and from
+//! the device, device-to-device copies, zeroing, kernels) are held, in call order, until
 //! something needs the queue done, so that a program that reads what an async copy-out
-//! writes before waiting for the queue reads stale bytes on the emulator too, as it may on
-//! the GPU, instead of passing by luck.
+//! writes, or writes what an async kernel still reads, before waiting for the queue goes
+//! wrong on the emulator too, as it may on the GPU, instead of passing by luck.
 //!
 //! Held operations run: for their queue, at a wait for it (`wait`, `acc_wait*`, a `wait`
-//! clause or `wait(q) async(r)`), a test of it (`acc_async_test*`, which then says done),
-//! and before a kernel on it; for every queue, before any synchronous operation on device
-//! memory (a copy, a zeroing, a kernel launch, a free or a block's return to the pool), as
-//! the GPU's legacy default stream waits for every queue's stream. Running held work early
-//! is always allowed (a queue may finish whenever it likes): a drain is never wrong, it only
-//! lets fewer missing waits show.
+//! clause or `wait(q) async(r)`) and at a test of it (`acc_async_test*`, which then says
+//! done); for every queue, before any synchronous operation on device memory (a copy, a
+//! zeroing, a kernel launch, a free or a block's return to the pool), as the GPU's legacy
+//! default stream waits for every queue's stream. Running held work early is always
+//! allowed (a queue may finish whenever it likes): a drain is never wrong, it only lets
+//! fewer missing waits show. Queues run one after another, each whole: two queues racing
+//! each other for one array are not interleaved.
+//!
+//! A kernel is held with a copy of its argument values (launch.rs, emu/args.rs: the stub's
+//! slots are gone when it runs); its scratch and private area were allocated at the
+//! launch and are released through [`when_idle`].
 //!
 //! A block that an exit releases while operations are held goes back to the pool only once
 //! nothing is held ([`when_idle`]).
@@ -20,15 +25,16 @@
 //! writes them has run ([`before_reading`]); a download writes the host when it runs.
 //!
 //! Expects: the emulator target (mem.rs and launch.rs call [`hold`] only there). Not here:
-//! kernels (they run at their launch, after their queue's held work: their parameter array
-//! is the stub's stack, whose sizes the runtime does not know), the GPU's queues (queue.rs),
-//! the host path (every operation runs at once).
+//! kernels that set a `declare link` slot (they run at their launch, as the GPU waits for
+//! them), the GPU's queues (queue.rs), the host path (every operation runs at once).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
-/// One held operation: raw memory writes between host and emulator memory, no locks.
-type Op = Box<dyn FnOnce() + Send>;
+/// One held operation: raw memory writes between host and emulator memory, or a kernel
+/// with its own copy of its arguments; no locks of this module.
+pub type Op = Box<dyn FnOnce() + Send>;
 
 /// One held operation with its queue's number and the host bytes it writes (a download).
 struct Held {
@@ -37,32 +43,59 @@ struct Held {
     op: Op,
 }
 
-/// Every queue's held operations, in call order.
-static HELD: Mutex<Vec<Held>> = Mutex::new(Vec::new());
+/// What is held, and what waits for nothing to be.
+struct Queues {
+    /// Every queue's held operations, in call order.
+    held: Vec<Held>,
+    /// Whether a drain is running operations it has taken out of `held`.
+    running: bool,
+    /// Operations that wait until nothing is held or running: the release of blocks that
+    /// held operations may still use (an exit's free, mem.rs).
+    when_idle: Vec<Op>,
+}
 
-/// Whether anything is held (the common case, nothing, costs no lock).
+static QUEUES: Mutex<Queues> = Mutex::new(Queues { held: Vec::new(), running: false, when_idle: Vec::new() });
+
+/// Taken by a drain for as long as it runs its operations: two threads' drains never run
+/// one queue's operations out of order, and a thread that must see a drain's writes
+/// ([`before_reading`], another drain) waits for it.
+static RUNNING: Mutex<()> = Mutex::new(());
+
+/// Whether anything is held or running (the common case, nothing, costs no lock).
 static ANY: AtomicBool = AtomicBool::new(false);
 
-/// Operations that wait until nothing is held: the release of blocks that held operations
-/// may still use (an exit's free, mem.rs).
-static WHEN_IDLE: Mutex<Vec<Op>> = Mutex::new(Vec::new());
+thread_local! {
+    /// Set while this thread runs held operations: a kernel's own calls into the runtime
+    /// (its scratch, its notifications) must not drain again (the operations after it are
+    /// the drain's to run, in order).
+    static DRAINING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn queues() -> MutexGuard<'static, Queues> {
+    QUEUES.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// Runs `op` now if nothing is held, else once every queue has been drained (a block an
-/// async exit releases goes back to the pool only when no held copy can reach it, as the
-/// GPU frees it only after the busy streams' events).
+/// async exit releases goes back to the pool only when no held copy or kernel can reach it,
+/// as the GPU frees it only after the busy streams' events).
 pub fn when_idle(op: Op) {
     if ANY.load(Ordering::Acquire) {
-        WHEN_IDLE.lock().unwrap_or_else(|e| e.into_inner()).push(op);
-    } else {
-        op()
+        let mut q = queues();
+        // Under the lock that a drain ending clears `held` and `running` under: an
+        // operation pushed here is run by that drain or a later one.
+        if !q.held.is_empty() || q.running {
+            q.when_idle.push(op);
+            return;
+        }
     }
+    op()
 }
 
 /// Holds `op` on queue `key` until the queue is drained; `writes`: the host bytes
 /// `[start, start + len)` it writes, if any (a download).
 pub fn hold(key: i32, writes: Option<(usize, usize)>, op: Op) {
-    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    held.push(Held { key, writes, op });
+    let mut q = queues();
+    q.held.push(Held { key, writes, op });
     ANY.store(true, Ordering::Release);
 }
 
@@ -70,17 +103,15 @@ pub fn hold(key: i32, writes: Option<(usize, usize)>, op: Op) {
 /// an upload reads its bytes at the call, after the downloads enqueued before it, as the
 /// GPU's copies do (bounce.rs, CUDA's pageable copies).
 pub fn before_reading(start: usize, len: usize) {
-    if !ANY.load(Ordering::Acquire) {
+    if !ANY.load(Ordering::Acquire) || DRAINING.get() {
         return;
     }
+    // After a drain running on another thread, whose downloads may write these bytes.
+    let running = RUNNING.lock().unwrap_or_else(|e| e.into_inner());
     let end = start.saturating_add(len);
-    let overlaps = HELD
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .any(|h| h.writes.is_some_and(|(s, n)| s < end && start < s.saturating_add(n)));
+    let overlaps = queues().held.iter().any(|h| h.writes.is_some_and(|(s, n)| s < end && start < s.saturating_add(n)));
     if overlaps {
-        drain_all();
+        run_locked(None, running);
     }
 }
 
@@ -95,26 +126,42 @@ pub fn drain_all() {
 }
 
 fn run(only: Option<i32>) {
-    if !ANY.load(Ordering::Acquire) {
+    if !ANY.load(Ordering::Acquire) || DRAINING.get() {
         return;
     }
-    // Under the lock, so that two threads' drains never run one queue's operations out of
-    // order (an operation is a plain memory copy and takes no lock).
-    let mut held = HELD.lock().unwrap_or_else(|e| e.into_inner());
-    let (now, keep) = split(std::mem::take(&mut *held), |h| h.key, only);
-    *held = keep;
-    let idle = held.is_empty();
-    ANY.store(!idle, Ordering::Release);
+    run_locked(only, RUNNING.lock().unwrap_or_else(|e| e.into_inner()));
+}
+
+/// Runs the held operations of queue `only` (or all), holding `RUNNING`, then, if nothing
+/// is held any more, what waited for that.
+fn run_locked(only: Option<i32>, running: MutexGuard<'static, ()>) {
+    let now = {
+        let mut q = queues();
+        let (now, keep) = split(std::mem::take(&mut q.held), |h| h.key, only);
+        q.held = keep;
+        q.running = true;
+        now
+    };
+    // Outside the queues' lock: a kernel takes locks of its own (its profile entry) and may
+    // hold or release (its scratch), and another thread may hold meanwhile.
+    DRAINING.set(true);
     for h in now {
         (h.op)();
     }
-    drop(held);
-    if idle {
-        // Outside the lock: a release may drain again (mem.rs's recycle), finding nothing.
-        let waiting = std::mem::take(&mut *WHEN_IDLE.lock().unwrap_or_else(|e| e.into_inner()));
-        for op in waiting {
-            op();
+    DRAINING.set(false);
+    let idle = {
+        let mut q = queues();
+        q.running = false;
+        let idle = q.held.is_empty();
+        if idle {
+            ANY.store(false, Ordering::Release);
         }
+        idle.then(|| std::mem::take(&mut q.when_idle))
+    };
+    drop(running);
+    // Outside both locks: a release may drain again (mem.rs's recycle), finding nothing.
+    for op in idle.into_iter().flatten() {
+        op();
     }
 }
 

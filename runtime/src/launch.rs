@@ -31,8 +31,10 @@
 //! the address of the device copy its own data clauses mapped, and another such kernel
 //! running beside it (on another queue, or launched by another host thread) could have
 //! mapped another copy; so such launches take turns (a lock) and each returns only when its
-//! kernel is done ([`waits_at_launch`]). On the emulator every launch completes before it
-//! returns (the lock still orders host threads).
+//! kernel is done ([`waits_at_launch`]). On the emulator a launch on an async queue is held
+//! with a copy of its argument values until the queue is drained (emu_queue.rs,
+//! emu/args.rs: [`launch_on_emulator`]); every other launch, a `declare link` one included,
+//! completes before it returns (the lock still orders host threads).
 
 use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
@@ -378,41 +380,98 @@ pub unsafe fn launch(
             }
         }
         Target::Emulator => {
-            let what = what();
             let Some(entry) = kd.emulator_entry else {
                 diag::runtime_error(&format!("kernel '{name}' ({loc}) has no emulator copy"))
             };
             let size = clamp(wanted, EMULATOR_MAX_THREADS, [i32::MAX as u32, 65535, 65535]);
             let size = cap_gangs(size, kd.flags, EMULATOR_GANG_CAP);
-            // The queue's bookkeeping; the kernel completes before the launch returns.
+            // The queue's bookkeeping.
             queue::stream(q);
             notify_launch(&name, &host_fn, &loc, size, req, || {
                 format!("{} on the emulator (schedule {})", on_queue(q), emu::schedule().describe())
             });
-            let run = || {
-                // The kernel runs now: after its queue's held operations, or (synchronous)
-                // every queue's, as on the GPU (emu_queue.rs).
-                match q {
-                    Queue::Async(key) => crate::emu_queue::drain(key),
-                    _ => crate::emu_queue::drain_all(),
-                }
-                let _turn = link_slot_turn(kd.flags);
-                let timer = profile::start_host();
-                // SAFETY: the compiler emitted `entry` for this kernel and `args` is its
-                // parameter array (caller's guarantee).
-                unsafe { emu::launch(entry, size, args) }
-                    .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{name}' ({loc}) on the emulator: {e}")));
-                profile::launched(timer, &loc, &host_fn, &name, size);
-            };
-            // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
-            // `scratch_arg` slot the compiler made for the scratch pointer.
-            // (and, for private copies of run-time size, its `private_arg` slots).
-            unsafe {
-                private_area::with_private_area(kd.private_arg, size, args, &what, || {
-                    scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), args, q, &what, run)
-                })
-            }
+            let kernel = EmuKernel { entry, size, flags: kd.flags, name: name.into_owned(), loc: loc.into_owned(), host_fn: host_fn.into_owned() };
+            // SAFETY: the caller's guarantees (`args` is the kernel's parameter array, `kd`
+            // the compiler's descriptor, whose `arg_sizes` give its slots' bytes).
+            unsafe { launch_on_emulator(kernel, kd, args, q) }
         }
+    }
+}
+
+/// A kernel launch on the emulator, everything it needs to run later.
+struct EmuKernel {
+    entry: emu::Entry,
+    size: Size,
+    flags: u64,
+    name: String,
+    loc: String,
+    host_fn: String,
+}
+
+impl EmuKernel {
+    /// Runs the kernel now, on `args`: after its queue's held operations, or (synchronous)
+    /// every queue's, as on the GPU (emu_queue.rs).
+    ///
+    /// # Safety
+    /// `args` is the kernel's argument array, its runtime slots filled.
+    unsafe fn run(&self, args: *mut *mut c_void, q: Queue) {
+        match q {
+            Queue::Async(key) => crate::emu_queue::drain(key),
+            _ => crate::emu_queue::drain_all(),
+        }
+        let _turn = link_slot_turn(self.flags);
+        let timer = profile::start_host();
+        // SAFETY: `entry` is the kernel's emulator copy and `args` its argument array
+        // (caller's guarantee).
+        unsafe { emu::launch(self.entry, self.size, args) }
+            .unwrap_or_else(|e| diag::runtime_error(&format!("kernel '{}' ({}) on the emulator: {e}", self.name, self.loc)));
+        profile::launched(timer, &self.loc, &self.host_fn, &self.name, self.size);
+    }
+}
+
+/// Launches `kernel` on the emulator: on an async queue it is held with a copy of its
+/// arguments until the queue is drained (emu_queue.rs), unless it sets a `declare link`
+/// slot (the GPU waits for those too) or the descriptor does not give its slots' bytes;
+/// otherwise it runs before the launch returns.
+///
+/// # Safety
+/// As for [`launch`]; `kd.arg_sizes`, when not null, holds `kd.num_args` sizes, one per
+/// slot of `args`.
+unsafe fn launch_on_emulator(kernel: EmuKernel, kd: &AccrtKernel, args: *mut *mut c_void, q: Queue) {
+    let what = format!(" for kernel '{}' ({})", kernel.name, kernel.loc);
+    let (size, reduce_vars, scratch_arg, private_arg) = (kernel.size, kd.reduce_vars, kd.scratch_arg, kd.private_arg);
+    let held = match q {
+        Queue::Async(key) if waits_at_launch(kd.flags).is_none() && !kd.arg_sizes.is_null() => Some(key),
+        _ => None,
+    };
+    let Some(key) = held else {
+        // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
+        // `scratch_arg` slot the compiler made for the scratch pointer (and, for private
+        // copies of run-time size, its `private_arg` slots).
+        return unsafe {
+            private_area::with_private_area(private_arg, size, args, &what, || {
+                scratch::with_scratch(reduce_vars, scratch_arg, size.total_gangs(), args, q, &what, || kernel.run(args, q))
+            })
+        };
+    };
+    // SAFETY: the descriptor's table holds a size for each of the `num_args` slots.
+    let sizes = unsafe { std::slice::from_raw_parts(kd.arg_sizes, kd.num_args as usize) };
+    // SAFETY: `args` holds a pointer to each slot, of the table's bytes (caller's guarantee).
+    let mut copy = unsafe { emu::args::ArgCopy::take(sizes, args) };
+    let copied = copy.args();
+    let op: crate::emu_queue::Op = Box::new(move || {
+        let mut copy = copy;
+        // SAFETY: the copy's slots hold the launch's argument values, the runtime's filled.
+        unsafe { kernel.run(copy.args(), q) }
+    });
+    // The runtime's slots are filled in the copy; the scratch's zeroing is held on the queue
+    // before the kernel, the blocks are released once nothing is held (when_idle).
+    // SAFETY: as above, for the copy (the same slots, the same sizes; moving `copy` into
+    // `op` moves no value).
+    unsafe {
+        private_area::with_private_area(private_arg, size, copied, &what, || {
+            scratch::with_scratch(reduce_vars, scratch_arg, size.total_gangs(), copied, q, &what, || crate::emu_queue::hold(key, None, op))
+        })
     }
 }
 

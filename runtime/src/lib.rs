@@ -115,6 +115,11 @@ pub struct AccrtKernel {
     /// slots hold the kernel's `i64` bytes per gang, per worker and per thread
     /// (private_area.rs).
     pub private_arg: u64,
+    /// Number of argument slots, and the bytes of each (`num_args` `u32`s; null in a
+    /// descriptor that does not give them): what the emulator copies to hold an async
+    /// launch until its queue runs it (emu_queue.rs).
+    pub num_args: u64,
+    pub arg_sizes: *const u32,
 }
 
 /// `accrt_kernel.flags`: the kernel synchronises the vector lanes of a worker.

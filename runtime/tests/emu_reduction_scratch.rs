@@ -43,7 +43,8 @@ fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
     launch_on(reduce_vars, flags, gangs, None)
 }
 
-/// A launch on async queue `queue` (None: synchronous).
+/// A launch on async queue `queue` (None: synchronous), by a descriptor that does not give
+/// its slots' sizes (so the emulator runs it at the launch).
 fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> Probe {
     let mut probe = Probe { reduce_vars, ..Probe::default() };
     let mut p: *mut Probe = &mut probe;
@@ -61,6 +62,8 @@ fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> 
         reduce_vars: reduce_vars as u64,
         scratch_arg: 1,
         private_arg: 0,
+        num_args: 2,
+        arg_sizes: std::ptr::null(),
     };
     // SAFETY: a complete descriptor and the kernel's argument array.
     unsafe {
@@ -108,4 +111,42 @@ fn scratch_and_gang_cap_on_the_emulator() {
     let q2_big = launch_on(40, 0, 5000, Some(2));
     assert!(q2_big.counters_zero);
     assert_eq!(launch_on(3, 0, 7, Some(1)).scratch, q1.scratch);
+
+    held_until_its_queue_is_waited_for();
+}
+
+/// With its slots' sizes, an async launch is held with a copy of its arguments (the
+/// runtime's scratch slot filled in the copy) until its queue is waited for.
+fn held_until_its_queue_is_waited_for() {
+    static SIZES: [u32; 2] = [8, 8];
+    let mut probe = Probe { reduce_vars: 4, ..Probe::default() };
+    let mut p: *mut Probe = &mut probe;
+    let mut slot: *mut c_void = std::ptr::null_mut();
+    let mut args = [(&mut p) as *mut *mut Probe as *mut c_void, (&mut slot) as *mut *mut c_void as *mut c_void];
+    let mut k = AccrtKernel {
+        image: std::ptr::null(),
+        image_size: 0,
+        name: c"held".as_ptr(),
+        function: c"main".as_ptr(),
+        loc: c"t.c:2:1".as_ptr(),
+        cache: std::ptr::null_mut(),
+        emulator_entry: Some(kernel),
+        flags: 0,
+        reduce_vars: 4,
+        scratch_arg: 1,
+        private_arg: 0,
+        num_args: 2,
+        arg_sizes: SIZES.as_ptr(),
+    };
+    // SAFETY: a complete descriptor (two slots of 8 bytes) and the kernel's argument array.
+    unsafe { __accrt_launch_async(&mut k, 9, 1, 1, args.as_mut_ptr(), 7) };
+    // The stub's slots may change once the launch has returned: the kernel has its copy.
+    let before = (probe.gangs, slot);
+    p = std::ptr::null_mut();
+    let _ = p;
+    assert_eq!(before, (0, std::ptr::null_mut()), "the kernel ran at its launch, or wrote the caller's scratch slot");
+    accrt::api::sync::acc_wait(7);
+    assert_eq!(probe.gangs, 9);
+    assert!(probe.counters_zero);
+    assert_ne!(probe.scratch, 0);
 }

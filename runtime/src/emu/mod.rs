@@ -19,6 +19,7 @@
 //! source lane, and waits for its warp again so that nobody overwrites the table before
 //! every lane has read. Votes are not emulated.
 
+pub mod args;
 pub mod schedule;
 
 use std::cell::{Cell, RefCell};
