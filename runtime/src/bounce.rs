@@ -28,7 +28,8 @@
 //! has run it (microseconds), where the plain copy held the host until the queue got there.
 //!
 //! Expects: the GPU target, the queue's stream, its context current. Not here: larger copies
-//! (queue_copy.rs).
+//! (queue_copy.rs when it is on, else the driver's own pageable copy, mem.rs; staging.rs
+//! for synchronous ones of 8 MiB or more).
 
 use std::ffi::c_void;
 use std::sync::Mutex;
@@ -113,7 +114,7 @@ pub fn awaits_delivery(start: usize, len: usize) -> bool {
 }
 
 /// Records host bytes `[start, start + len)` as awaiting a download's delivery (here, or
-/// queue_copy.rs's copy thread), until [`delivered`] is called with the same range.
+/// queue_copy.rs's host functions), until [`delivered`] is called with the same range.
 pub fn expect_delivery(start: usize, len: usize) {
     undelivered().push((start, start + len));
 }

@@ -79,11 +79,6 @@ impl CuError {
         self.code == CUresult::CUDA_ERROR_OUT_OF_MEMORY as i32
     }
 
-    /// Whether the device or driver does not support the call.
-    pub fn is_not_supported(&self) -> bool {
-        self.code == CUresult::CUDA_ERROR_NOT_SUPPORTED as i32
-    }
-
     /// Report `<call> failed<context>: CUDA_ERROR_XYZ: description` and exit.
     /// `context` is e.g. " for kernel 'main_l12' (saxpy.c:12:9)".
     pub fn fail(&self, context: &str) -> ! {
@@ -464,46 +459,6 @@ pub fn stream_create() -> Result<Handle, CuError> {
     // SAFETY: writes one CUstream to a valid local; the caller made a context current.
     check("cuStreamCreate", unsafe { sys::cuStreamCreate(&mut s, flags) })?;
     Ok(Handle(s.cast()))
-}
-
-/// A new stream that does not wait for the legacy default stream nor makes it wait
-/// (queue_copy.rs's copies, which a queue's stream may be waiting for, must not queue
-/// behind the legacy stream, which waits for every queue's stream).
-pub fn stream_create_non_blocking() -> Result<Handle, CuError> {
-    let mut s = std::ptr::null_mut();
-    let flags = sys::CUstream_flags_enum::CU_STREAM_NON_BLOCKING as c_uint;
-    // SAFETY: writes one CUstream to a valid local; the caller made a context current.
-    check("cuStreamCreate", unsafe { sys::cuStreamCreate(&mut s, flags) })?;
-    Ok(Handle(s.cast()))
-}
-
-/// Whether the driver has stream memory operations ([`stream_wait_value_geq`]) and mapped
-/// page-locked memory ([`host_device_pointer`]).
-pub fn has_stream_waits() -> bool {
-    has(c"cuStreamWaitValue32_v2") && has(c"cuMemHostGetDevicePointer_v2")
-}
-
-/// Makes later work on `stream` wait until the 32-bit word at device address `addr` is at
-/// least `value` (compared as `(int32_t)(*addr - value) >= 0`, so a counter may wrap).
-/// Only when [`has_stream_waits`].
-pub fn stream_wait_value_geq(stream: Handle, addr: DevPtr, value: u32) -> Result<(), CuError> {
-    let flags = sys::CUstreamWaitValue_flags_enum::CU_STREAM_WAIT_VALUE_GEQ as c_uint;
-    // SAFETY: `stream` is live; `addr` is the device address of mapped page-locked memory
-    // that lives as long as the process (host_device_pointer); the driver only reads it.
-    check("cuStreamWaitValue32", unsafe { sys::cuStreamWaitValue32_v2(stream.0.cast(), addr, value, flags) })
-}
-
-/// The device address of page-locked host memory from [`mem_alloc_host`] (the same number
-/// under unified addressing, which 64-bit Linux always has). Only when [`has_stream_waits`].
-///
-/// # Safety
-/// `host` came from [`mem_alloc_host`] and has not been freed.
-pub unsafe fn host_device_pointer(host: *mut c_void) -> Result<DevPtr, CuError> {
-    let mut d: DevPtr = 0;
-    // SAFETY: writes one device pointer to a valid local; `host` is live page-locked memory
-    // (caller's guarantee).
-    check("cuMemHostGetDevicePointer", unsafe { sys::cuMemHostGetDevicePointer_v2(&mut d, host, 0) })?;
-    Ok(d)
 }
 
 /// Blocks until everything enqueued on `stream` has finished.

@@ -188,11 +188,6 @@ impl<T> PerDevice<T> {
     pub fn get(&self) -> &T {
         self.slots[slot()].get_or_init(self.init)
     }
-
-    /// Device `num`'s state (for a thread that serves every device: queue_copy.rs).
-    pub fn of(&self, num: usize) -> &T {
-        self.slots[num].get_or_init(self.init)
-    }
 }
 
 /// The GPU in use, with its context current on this thread; `None` on the host or the

@@ -230,8 +230,8 @@ pub fn recycle(p: DevPtr, what: &str) {
 /// [`copy_to_device`] on queue `q`: enqueued on its stream on the GPU. A copy of at most
 /// 4 KiB goes through a page-locked slot and reads `src` at the call (bounce.rs); a larger
 /// one is the driver's pageable copy (which waits for the queue's earlier work) or, when
-/// [`queue_copy::available`], made by a copy thread when the queue reaches it, so `src`
-/// must keep its bytes until the queue is done.
+/// [`queue_copy::available`], staged by host functions on the queue's stream, which read
+/// `src` when the queue reaches them, so `src` must keep its bytes until the queue is done.
 ///
 /// # Safety
 /// As for [`copy_to_device`], until the queue has done it.
@@ -245,7 +245,7 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
         // SAFETY: forwarded caller guarantees.
         (Some(s), _) if bounce::bounced(len) => unsafe { bounce::upload(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
-        (Some(s), _) if unsafe { by_copy_thread(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
+        (Some(s), _) if unsafe { staged_on_queue(queue_copy::Way::ToDevice { src: src as usize }, dst, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
         (Some(s), _) => unsafe { cuda::memcpy_htod_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         (None, Some(key)) => {
@@ -264,8 +264,8 @@ pub unsafe fn copy_to_device_on(q: Queue, dst: DevPtr, src: *const c_void, len: 
 /// [`copy_from_device`] on queue `q`: enqueued on its stream on the GPU, reaching `dst` in
 /// the queue's order: through a page-locked slot up to 4 KiB (a reduction result;
 /// bounce.rs), without the host waiting; beyond, the driver's copy to pageable memory
-/// (which returns only once the queue has done it) or, when [`queue_copy::available`], a
-/// copy thread's (the host does not wait).
+/// (which returns only once the queue has done it) or, when [`queue_copy::available`],
+/// staged by host functions on the queue's stream (the host does not wait).
 ///
 /// # Safety
 /// As for [`copy_from_device`]; `dst` stays writable until the queue has done it.
@@ -274,7 +274,7 @@ pub unsafe fn copy_from_device_on(q: Queue, dst: *mut c_void, src: DevPtr, len: 
         // SAFETY: forwarded caller guarantees.
         (Some(s), _) if bounce::bounced(len) => unsafe { bounce::download(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
-        (Some(s), _) if unsafe { by_copy_thread(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
+        (Some(s), _) if unsafe { staged_on_queue(queue_copy::Way::FromDevice { dst: dst as usize }, src, len, s, what) } => {}
         // SAFETY: forwarded caller guarantees.
         (Some(s), _) => unsafe { cuda::memcpy_dtoh_async(dst, src, len, s) }.unwrap_or_else(|e| e.fail(what)),
         (None, Some(key)) => {
@@ -297,14 +297,18 @@ fn held_on(q: Queue) -> Option<i32> {
     }
 }
 
-/// Hands a copy on `stream` to the copy thread; false when the driver or device cannot
-/// (the caller makes the driver's own pageable copy).
+/// Stages a copy on `stream` through the stream's buffer (queue_copy.rs) when that path is
+/// on; false: the caller makes the driver's own pageable copy.
 ///
 /// # Safety
 /// As for [`queue_copy::enqueue`].
-unsafe fn by_copy_thread(way: queue_copy::Way, dev: DevPtr, len: usize, stream: cuda::Handle, what: &str) -> bool {
+unsafe fn staged_on_queue(way: queue_copy::Way, dev: DevPtr, len: usize, stream: cuda::Handle, what: &str) -> bool {
+    if !queue_copy::available() {
+        return false;
+    }
     // SAFETY: forwarded caller guarantees.
-    queue_copy::available() && unsafe { queue_copy::enqueue(way, dev, len, stream, what) }.unwrap_or_else(|e| e.fail(what))
+    unsafe { queue_copy::enqueue(way, dev, len, stream) }.unwrap_or_else(|e| e.fail(what));
+    true
 }
 
 /// [`copy_device`] on queue `q`.
@@ -330,7 +334,7 @@ pub unsafe fn copy_device_on(q: Queue, dst: DevPtr, src: DevPtr, len: usize, wha
 pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
-        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_to_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_htod(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         Target::Emulator => {
@@ -381,7 +385,7 @@ pub unsafe fn zero(dst: DevPtr, len: usize, what: &str) {
 pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize, what: &str) {
     match target() {
         // SAFETY: forwarded caller guarantees.
-        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(staging::Caller::Program, dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
+        Target::Gpu(_) if staging::staged(len) => unsafe { staging::copy_from_device(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         // SAFETY: forwarded caller guarantees.
         Target::Gpu(_) => unsafe { cuda::memcpy_dtoh(dst, src, len) }.unwrap_or_else(|e| e.fail(what)),
         Target::Emulator => {

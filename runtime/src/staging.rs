@@ -120,34 +120,15 @@ unsafe impl Send for Stage {}
 // SAFETY: as for Send: a lane is used by one thread of one copy at a time.
 unsafe impl Sync for Lane {}
 
-/// One set of staging lanes per device (streams and events belong to the device's context)
-/// for the program's synchronous copies, and one for queue_copy.rs's copy thread (which
-/// must not wait for the program's: a synchronous copy may be waiting for a queue that
-/// waits for the copy thread).
+/// One set of staging lanes per device (streams and events belong to the device's context).
 static STAGE: device::PerDevice<Mutex<Option<Stage>>> = device::PerDevice::new(|| Mutex::new(None));
-static QUEUE_STAGE: device::PerDevice<Mutex<Option<Stage>>> = device::PerDevice::new(|| Mutex::new(None));
 
-/// Who makes a staged copy: whose lanes it uses and what it is ordered after.
-#[derive(Clone, Copy)]
-pub enum Caller {
-    /// The program's thread, synchronously: after the legacy default stream's earlier work.
-    Program,
-    /// queue_copy.rs's copy thread, for device `num` with context `context`: after nothing
-    /// (the thread has waited for the queue's earlier work); the legacy default stream,
-    /// which waits for every queue's stream, is never used.
-    QueueCopy { num: usize, context: Handle },
-}
-
-/// The lanes in `slot`, made on first use: for the program's copies on streams that are
-/// ordered with the legacy default stream (as the copy they replace), for the copy threads
-/// (`non_blocking`) on streams that never queue behind it.
-fn stage(slot: &mut Option<Stage>, lanes: usize, t: Tuning, non_blocking: bool) -> Result<&Stage, CuError> {
+fn stage(slot: &mut Option<Stage>, lanes: usize, t: Tuning) -> Result<&Stage, CuError> {
     if slot.is_none() {
         let lane = || -> Result<Lane, CuError> {
             let buf = (0..t.depth).map(|_| cuda::mem_alloc_host(t.piece).map(|p| p as usize)).collect::<Result<_, _>>()?;
             let done = (0..t.depth).map(|_| cuda::event_create()).collect::<Result<_, _>>()?;
-            let stream = if non_blocking { cuda::stream_create_non_blocking()? } else { cuda::stream_create()? };
-            Ok(Lane { buf, done, stream })
+            Ok(Lane { buf, done, stream: cuda::stream_create()? })
         };
         let lanes = (0..lanes).map(|_| lane()).collect::<Result<_, _>>()?;
         *slot = Some(Stage { lanes, start: cuda::event_create()? });
@@ -218,37 +199,22 @@ enum Way {
     FromDevice,
 }
 
-/// Makes the copy threads' lanes for device `num` (whose context is current on the calling
-/// thread) if they are not made yet: queue_copy.rs calls it before a queue's stream
-/// waits for a copy, because a copy thread must not allocate page-locked memory while a
-/// stream waits for it (the allocation may wait for the device's streams: a deadlock).
-pub fn prepare_queue_lanes(num: usize) -> Result<(), CuError> {
-    let tune = tuning();
-    let mut slot = QUEUE_STAGE.of(num).lock().unwrap_or_else(|e| e.into_inner());
-    stage(&mut slot, lane_count(tune), tune, true).map(|_| ())
-}
-
-/// How many lanes a device's staging has: one per host thread, up to the tuning's limit.
-fn lane_count(tune: Tuning) -> usize {
-    copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads)
-}
-
 /// Copies `len` bytes from host `src` to device `dst` through the staging buffers.
 ///
 /// # Safety
 /// `src` must be readable for `len` bytes, `dst..dst+len` inside one device allocation.
-pub unsafe fn copy_to_device(by: Caller, dst: DevPtr, src: *const c_void, len: usize) -> Result<(), CuError> {
+pub unsafe fn copy_to_device(dst: DevPtr, src: *const c_void, len: usize) -> Result<(), CuError> {
     // SAFETY: as the caller promises.
-    unsafe { staged_copy(by, Way::ToDevice, src as usize, dst, len) }
+    unsafe { staged_copy(Way::ToDevice, src as usize, dst, len) }
 }
 
 /// Copies `len` bytes from device `src` to host `dst` through the staging buffers.
 ///
 /// # Safety
 /// `dst` must be writable for `len` bytes, `src..src+len` inside one device allocation.
-pub unsafe fn copy_from_device(by: Caller, dst: *mut c_void, src: DevPtr, len: usize) -> Result<(), CuError> {
+pub unsafe fn copy_from_device(dst: *mut c_void, src: DevPtr, len: usize) -> Result<(), CuError> {
     // SAFETY: as the caller promises.
-    unsafe { staged_copy(by, Way::FromDevice, dst as usize, src, len) }
+    unsafe { staged_copy(Way::FromDevice, dst as usize, src, len) }
 }
 
 /// The copy: the lanes claim pieces of [`schedule`] in turn, each lane on its own thread
@@ -257,35 +223,22 @@ pub unsafe fn copy_from_device(by: Caller, dst: *mut c_void, src: DevPtr, len: u
 /// # Safety
 /// `user..user+len` readable (to the device) or writable (from it), `dev..dev+len` inside
 /// one device allocation.
-unsafe fn staged_copy(by: Caller, way: Way, user: usize, dev: DevPtr, len: usize) -> Result<(), CuError> {
-    let (stages, ctx) = match by {
-        Caller::Program => {
-            let Some(device::Target::Gpu(gpu)) = device::target() else {
-                unreachable!("staged copies are made for the GPU target only (mem.rs)")
-            };
-            (STAGE.get(), gpu.context)
-        }
-        Caller::QueueCopy { num, context } => (QUEUE_STAGE.of(num), context),
+unsafe fn staged_copy(way: Way, user: usize, dev: DevPtr, len: usize) -> Result<(), CuError> {
+    let Some(device::Target::Gpu(gpu)) = device::target() else {
+        unreachable!("staged copies are made for the GPU target only (mem.rs)")
     };
+    let ctx = gpu.context;
     let tune = tuning();
-    let threads = lane_count(tune);
-    let mut slot = stages.lock().unwrap_or_else(|e| e.into_inner());
-    let st = stage(&mut slot, threads, tune, matches!(by, Caller::QueueCopy { .. }))?;
-    // A copy below staging's size (a copy thread's) takes one lane, on the calling thread.
-    let used = if staged(len) { threads } else { 1 };
-    // The program's copy starts after the legacy default stream's earlier work, as the
-    // synchronous copy it replaces would.
-    let start = match by {
-        Caller::Program => {
-            cuda::event_record(st.start, Handle(std::ptr::null_mut()))?;
-            Some(st.start)
-        }
-        Caller::QueueCopy { .. } => None,
-    };
-    let copy = Copy { way, user, dev, pieces: schedule(len, tune.piece, used), next: AtomicUsize::new(0), start, tune };
+    let threads = copy_threads(std::thread::available_parallelism().map_or(1, |n| n.get()), tune.max_threads);
+    let mut slot = STAGE.get().lock().unwrap_or_else(|e| e.into_inner());
+    let st = stage(&mut slot, threads, tune)?;
+    // Every lane's stream starts after the legacy default stream's earlier work, as the
+    // synchronous copy this replaces would.
+    cuda::event_record(st.start, Handle(std::ptr::null_mut()))?;
+    let copy = Copy { way, user, dev, pieces: schedule(len, tune.piece, threads), next: AtomicUsize::new(0), start: st.start, tune };
     let results: Vec<Result<(), CuError>> = std::thread::scope(|s| {
         let copy = &copy;
-        let handles: Vec<_> = st.lanes[1..used]
+        let handles: Vec<_> = st.lanes[1..]
             .iter()
             .map(|lane| {
                 s.spawn(move || {
@@ -309,8 +262,7 @@ struct Copy {
     dev: DevPtr,
     pieces: Vec<(usize, usize)>,
     next: AtomicUsize,
-    /// What every lane's stream waits for first, if anything.
-    start: Option<Handle>,
+    start: Handle,
     tune: Tuning,
 }
 
@@ -328,9 +280,7 @@ impl Copy {
     /// # Safety
     /// As for [`staged_copy`]; no other thread uses `lane` meanwhile.
     unsafe fn run(&self, lane: &Lane) -> Result<(), CuError> {
-        if let Some(start) = self.start {
-            cuda::stream_wait_event(lane.stream, start)?;
-        }
+        cuda::stream_wait_event(lane.stream, self.start)?;
         let depth = lane.buf.len();
         match self.way {
             Way::ToDevice => {

@@ -1,6 +1,6 @@
 /* GPU only (the emulator runs every queue synchronously): async copies of more than 4 KiB
  * between malloc'ed memory and the device (runtime queue_copy.rs, opt-in through
- * ACCC_ASYNC_COPY_THREADS=1, which main sets) return at once, without waiting for the
+ * ACCC_ASYNC_STAGED_COPIES=1, which main sets) return at once, without waiting for the
  * queue's earlier work, and still happen in the queue's order.
  *  - update device async(1) behind a long kernel on queue 1 returns while the kernel runs;
  *    the bytes land after the queue's earlier kernels (which wrote other values there) and
@@ -9,8 +9,8 @@
  *    holds what the queue computed;
  *  - a copy on queue 2 is not held up by queue 1's copy waiting for queue 1's kernel;
  *  - acc_malloc/acc_free while queue 1 waits for a copy do not deadlock.
- * Each at a staged size (over 8 MiB, odd: staging.rs's lanes) and a middle one (over 4 KiB:
- * the driver's copy on the copy thread's stream). CUDA's own copies of pageable memory
+ * Each at a size of several pieces (24 MiB and 40 bytes: six whole 4 MiB pieces and a tail)
+ * and of one (80 KB). CUDA's own copies of pageable memory
  * wait for the queue at the call: every "returned while the kernel ran" check fails there. */
 #include <openacc.h>
 #include <string.h>
@@ -66,8 +66,8 @@ static void in_order(u64 *w, u64 *a, long n) {
   for (long i = 0; i < n; i++) a[i] = a[i] * 3 + 1;
 #pragma acc update self(a[0:n]) async(1)
   int early2 = acc_async_test(1);
-  /* Device memory allocated and freed while the queue's stream waits for a copy thread (an
-   * allocation may wait for the device's streams; the copy thread must still get on). */
+  /* Device memory allocated and freed while the queue still has copies to make (a free may
+   * wait for the device's work, which must get on without the host). */
   void *fresh = acc_malloc((size_t)n * 8 + 4099);
   CHECK(fresh != NULL, "n=%ld: acc_malloc failed", n);
   acc_free(fresh);
@@ -111,7 +111,7 @@ static void queues_apart(u64 *w, u64 *a, u64 *b, long n) {
 }
 
 int main(void) {
-  setenv("ACCC_ASYNC_COPY_THREADS", "1", 1); /* read at the first async copy */
+  setenv("ACCC_ASYNC_STAGED_COPIES", "1", 1); /* read at the first async copy */
   if (acc_get_device_type() == acc_device_host || getenv("ACC_DEVICE_TYPE")) {
     printf("FAIL %s: needs the GPU (acc_device_nvidia, ACC_DEVICE_TYPE unset)\n", E2E_NAME);
     return 1;
