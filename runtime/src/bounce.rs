@@ -54,22 +54,19 @@ type Slots = Mutex<SlotPool>;
 
 static SLOTS: device::PerDevice<Slots> = device::PerDevice::new(|| Mutex::new(SlotPool { free: Vec::new(), in_flight: Vec::new() }));
 
-impl SlotPool {
-    /// Moves the slots of uploads that have completed to the free list.
-    fn reap(&mut self) -> Result<(), CuError> {
-        let mut k = 0;
-        while k < self.in_flight.len() {
-            let (slot, ev) = self.in_flight[k];
-            if cuda::event_query(ev)? {
-                cuda::event_destroy(ev)?;
-                self.free.push(slot);
-                self.in_flight.swap_remove(k);
-            } else {
-                k += 1;
-            }
+/// The slots of `in_flight` whose uploads have completed (their events destroyed), and the
+/// rest, still in flight.
+fn reap(in_flight: Vec<(usize, Handle)>) -> Result<(Vec<usize>, Vec<(usize, Handle)>), CuError> {
+    let (mut done, mut busy) = (Vec::new(), Vec::new());
+    for (slot, ev) in in_flight {
+        if cuda::event_query(ev)? {
+            cuda::event_destroy(ev)?;
+            done.push(slot);
+        } else {
+            busy.push((slot, ev));
         }
-        Ok(())
     }
+    Ok((done, busy))
 }
 
 /// Whether a copy of `len` bytes on an async queue goes through a slot.
@@ -81,11 +78,20 @@ pub fn bounced(len: usize) -> bool {
 fn take() -> Result<(usize, &'static Slots), CuError> {
     let slots: &'static Slots = SLOTS.get();
     let lock = || slots.lock().unwrap_or_else(|e| e.into_inner());
+    let in_flight = {
+        let mut pool = lock();
+        if let Some(slot) = pool.free.pop() {
+            return Ok((slot, slots));
+        }
+        std::mem::take(&mut pool.in_flight)
+    };
+    // The events are asked without the lock: a download's host function takes it, and a
+    // driver call may wait (behind another thread's free) for that host function to run.
+    let (done, busy) = reap(in_flight)?;
     {
         let mut pool = lock();
-        if pool.free.is_empty() {
-            pool.reap()?;
-        }
+        pool.in_flight.extend(busy);
+        pool.free.extend(done);
         if let Some(slot) = pool.free.pop() {
             return Ok((slot, slots));
         }
