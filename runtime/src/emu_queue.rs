@@ -24,6 +24,12 @@
 //! copies of at most 4 KiB and CUDA's pageable copies do, after every held download that
 //! writes them has run ([`before_reading`]); a download writes the host when it runs.
 //!
+//! Work still held when the program ends does not run (the GPU path waits for every queue
+//! at exit): `exit` destroys the thread's thread-locals before it runs the exit handlers
+//! (the memory pool's release frees blocks, which drains), and a kernel needs the
+//! emulator's. A drain on a thread whose thread-locals are gone ([`Gone`]) does nothing.
+//! A program that never waits loses nothing it could have seen.
+//!
 //! Expects: the emulator target (mem.rs and launch.rs call [`hold`] only there). Not here:
 //! kernels that set a `declare link` slot (they run at their launch, as the GPU waits for
 //! them), the GPU's queues (queue.rs), the host path (every operation runs at once).
@@ -69,6 +75,27 @@ thread_local! {
     /// (its scratch, its notifications) must not drain again (the operations after it are
     /// the drain's to run, in order).
     static DRAINING: Cell<bool> = const { Cell::new(false) };
+    /// Set when this thread's thread-locals are being destroyed (no destructor of its own:
+    /// readable to the end).
+    static GONE: Cell<bool> = const { Cell::new(false) };
+    /// Sets `GONE` when destroyed; touched by every hold, so that its destructor is
+    /// registered on each thread that may drain later.
+    static SENTINEL: Gone = const { Gone };
+}
+
+/// A thread-local whose destructor marks the thread's thread-locals as gone.
+struct Gone;
+
+impl Drop for Gone {
+    fn drop(&mut self) {
+        GONE.set(true);
+    }
+}
+
+/// Whether this thread may not run held work: its thread-locals are being destroyed (the
+/// program is exiting), or it is running held work already.
+fn may_not_drain() -> bool {
+    GONE.get() || DRAINING.get()
 }
 
 fn queues() -> MutexGuard<'static, Queues> {
@@ -94,6 +121,7 @@ pub fn when_idle(op: Op) {
 /// Holds `op` on queue `key` until the queue is drained; `writes`: the host bytes
 /// `[start, start + len)` it writes, if any (a download).
 pub fn hold(key: i32, writes: Option<(usize, usize)>, op: Op) {
+    SENTINEL.with(|_| ());
     let mut q = queues();
     q.held.push(Held { key, writes, op });
     ANY.store(true, Ordering::Release);
@@ -103,7 +131,7 @@ pub fn hold(key: i32, writes: Option<(usize, usize)>, op: Op) {
 /// an upload reads its bytes at the call, after the downloads enqueued before it, as the
 /// GPU's copies do (bounce.rs, CUDA's pageable copies).
 pub fn before_reading(start: usize, len: usize) {
-    if !ANY.load(Ordering::Acquire) || DRAINING.get() {
+    if !ANY.load(Ordering::Acquire) || may_not_drain() {
         return;
     }
     // After a drain running on another thread, whose downloads may write these bytes.
@@ -126,7 +154,7 @@ pub fn drain_all() {
 }
 
 fn run(only: Option<i32>) {
-    if !ANY.load(Ordering::Acquire) || DRAINING.get() {
+    if !ANY.load(Ordering::Acquire) || may_not_drain() {
         return;
     }
     run_locked(only, RUNNING.lock().unwrap_or_else(|e| e.into_inner()));
