@@ -78,9 +78,17 @@ thread_local! {
     /// Set when this thread's thread-locals are being destroyed (no destructor of its own:
     /// readable to the end).
     static GONE: Cell<bool> = const { Cell::new(false) };
-    /// Sets `GONE` when destroyed; touched by every hold, so that its destructor is
-    /// registered on each thread that may drain later.
+    /// Sets `GONE` when destroyed; touched by every hold and every emulator launch
+    /// ([`watch_thread`]), so that its destructor is registered on each thread whose
+    /// emulator thread-locals exist.
     static SENTINEL: Gone = const { Gone };
+}
+
+/// Registers the calling thread's sentinel (once per thread; cheap after): emu.rs calls it
+/// before its thread-locals are first used, so a thread whose thread-locals are destroyed
+/// never runs a held kernel.
+pub fn watch_thread() {
+    SENTINEL.with(|_| ());
 }
 
 /// A thread-local whose destructor marks the thread's thread-locals as gone.
@@ -121,7 +129,7 @@ pub fn when_idle(op: Op) {
 /// Holds `op` on queue `key` until the queue is drained; `writes`: the host bytes
 /// `[start, start + len)` it writes, if any (a download).
 pub fn hold(key: i32, writes: Option<(usize, usize)>, op: Op) {
-    SENTINEL.with(|_| ());
+    watch_thread();
     let mut q = queues();
     q.held.push(Held { key, writes, op });
     ANY.store(true, Ordering::Release);

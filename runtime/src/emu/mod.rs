@@ -84,6 +84,9 @@ fn stack_bytes() -> usize {
 /// # Safety
 /// `entry` must be a kernel's emulator entry and `args` its argument array.
 pub unsafe fn launch(entry: Entry, size: Size, args: *mut *mut c_void) -> Result<(), String> {
+    // Before this thread's thread-locals below are first used (emu_queue.rs: a thread whose
+    // thread-locals are gone must not run held kernels at exit).
+    crate::emu_queue::watch_thread();
     let mut stacks: Vec<DefaultStack> = Vec::new();
     for gang in 0..size.total_gangs() {
         // SAFETY: forwarded caller guarantees.
