@@ -47,8 +47,11 @@ const SLOTS_PER_CHUNK: usize = 16;
 #[derive(Default)]
 struct SlotPool {
     free: Vec<usize>,
-    in_flight: Vec<(usize, Handle)>,
+    in_flight: InFlight,
 }
+
+/// Slots of uploads in flight, each with the event recorded behind its copy.
+type InFlight = Vec<(usize, Handle)>;
 
 type Slots = Mutex<SlotPool>;
 
@@ -56,7 +59,7 @@ static SLOTS: device::PerDevice<Slots> = device::PerDevice::new(|| Mutex::new(Sl
 
 /// The slots of `in_flight` whose uploads have completed (their events destroyed), and the
 /// rest, still in flight.
-fn reap(in_flight: Vec<(usize, Handle)>) -> Result<(Vec<usize>, Vec<(usize, Handle)>), CuError> {
+fn reap(in_flight: InFlight) -> Result<(Vec<usize>, InFlight), CuError> {
     let (mut done, mut busy) = (Vec::new(), Vec::new());
     for (slot, ev) in in_flight {
         if cuda::event_query(ev)? {
