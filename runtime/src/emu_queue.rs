@@ -10,8 +10,12 @@
 //! zeroing, a kernel launch, a free or a block's return to the pool), as the GPU's legacy
 //! default stream waits for every queue's stream. Running held work early is always
 //! allowed (a queue may finish whenever it likes): a drain is never wrong, it only lets
-//! fewer missing waits show. Queues run one after another, each whole: two queues racing
-//! each other for one array are not interleaved.
+//! fewer missing waits show. A drain of one queue runs it in call order; a drain of every
+//! queue runs them one after another, each whole, in the schedule's order
+//! (`ACCC_EMU_SCHEDULE`: forward in the order of their first operations, reverse the
+//! opposite, random a fresh order each time, [`by_queue`]), so two queues racing for memory
+//! without a wait get different answers under different schedules (their operations are
+//! never interleaved, though).
 //!
 //! A kernel is held with a copy of its argument values (launch.rs, emu/args.rs: the stub's
 //! slots are gone when it runs); its scratch and private area were allocated at the
@@ -35,7 +39,9 @@
 //! them), the GPU's queues (queue.rs), the host path (every operation runs at once).
 
 use std::cell::Cell;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use crate::emu::schedule::Schedule;
 use std::sync::{Mutex, MutexGuard};
 
 /// One held operation: raw memory writes between host and emulator memory, or a kernel
@@ -178,6 +184,10 @@ fn run_locked(only: Option<i32>, running: MutexGuard<'static, ()>) {
         q.running = true;
         now
     };
+    let now = match only {
+        Some(_) => now,
+        None => by_queue(now, |h| h.key, crate::emu::schedule(), DRAINS.fetch_add(1, Ordering::Relaxed)),
+    };
     // Outside the queues' lock: a kernel takes locks of its own (its profile entry) and may
     // hold or release (its scratch), and another thread may hold meanwhile.
     DRAINING.set(true);
@@ -201,6 +211,36 @@ fn run_locked(only: Option<i32>, running: MutexGuard<'static, ()>) {
     }
 }
 
+/// Drains of every queue so far (a random schedule draws each one's queue order afresh).
+static DRAINS: AtomicU64 = AtomicU64::new(0);
+
+/// `ops` (several queues' held operations, in call order) grouped by queue, each queue's in
+/// call order, the queues in the order `schedule` gives for drain number `drain`: forward,
+/// the order of their first operations; reverse, the opposite; random, a permutation drawn
+/// from the seed and `drain`. Any such order is one the GPU could run: what is held on two
+/// queues at once never depends across them (a wait for a queue drains it first), so a
+/// program whose queues race for memory without a wait sees another answer under another
+/// schedule.
+fn by_queue<T>(ops: Vec<T>, key: impl Fn(&T) -> i32, schedule: Schedule, drain: u64) -> Vec<T> {
+    let mut keys: Vec<i32> = Vec::new();
+    for op in &ops {
+        if !keys.contains(&key(op)) {
+            keys.push(key(op));
+        }
+    }
+    if keys.len() < 2 {
+        return ops;
+    }
+    // Salted apart from the thread orders of gang `drain`'s rounds.
+    let order = schedule.order(keys.len(), drain ^ 0x5155_4555_4553, 0);
+    let mut groups: Vec<Vec<T>> = keys.iter().map(|_| Vec::new()).collect();
+    for op in ops {
+        let k = keys.iter().position(|&q| q == key(&op)).expect("every key was collected");
+        groups[k].push(op);
+    }
+    order.into_iter().flat_map(|k| std::mem::take(&mut groups[k])).collect()
+}
+
 /// `held` split into the operations to run now (queue `only`'s, or all) and the rest, each
 /// in call order; `key` gives an operation's queue.
 fn split<T>(held: Vec<T>, key: impl Fn(&T) -> i32, only: Option<i32>) -> (Vec<T>, Vec<T>) {
@@ -220,6 +260,27 @@ mod tests {
         let (now, rest) = split(held.clone(), |h| h.0, None);
         assert_eq!(now, held);
         assert!(rest.is_empty());
+    }
+
+    #[test]
+    fn a_drain_of_every_queue_runs_them_whole_in_the_schedules_order() {
+        let held = vec![(2, 'a'), (5, 'b'), (2, 'c'), (9, 'd'), (5, 'e')];
+        let run = |s| by_queue(held.clone(), |h: &(i32, char)| h.0, s, 3).into_iter().map(|h| h.1).collect::<String>();
+        assert_eq!(run(Schedule::Forward), "acbed");
+        assert_eq!(run(Schedule::Reverse), "dbeac");
+        // Random: every queue whole and in its own order, the queues in some order, and over
+        // drains every order comes up.
+        let mut seen = std::collections::BTreeSet::new();
+        for drain in 0..64 {
+            let got: String = by_queue(held.clone(), |h: &(i32, char)| h.0, Schedule::Random(7), drain).into_iter().map(|h| h.1).collect();
+            assert!(got.find('a') < got.find('c') && got.find('b') < got.find('e'), "{got}");
+            assert!(["ac", "be", "d"].iter().all(|q| got.contains(q)), "{got}");
+            seen.insert(got);
+        }
+        assert_eq!(seen.len(), 6, "{seen:?}");
+        // One queue: call order whatever the schedule.
+        let one = vec![(4, 'x'), (4, 'y')];
+        assert_eq!(by_queue(one, |h: &(i32, char)| h.0, Schedule::Reverse, 0), vec![(4, 'x'), (4, 'y')]);
     }
 
     #[test]

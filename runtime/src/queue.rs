@@ -376,6 +376,8 @@ pub fn queue_wait_device(dev: i32, q: Queue, on: Queue, by: &str) {
 
 /// Every queue's work so far is waited for by `on` (the host when synchronous).
 pub fn wait_all(on: Queue, by: &str) {
+    // The emulator's held work of every queue, in the schedule's queue order (emu_queue.rs).
+    crate::emu_queue::drain_all();
     let keys: Vec<i32> = state().queues.keys().copied().collect();
     for key in keys {
         queue_wait(Queue::Async(key), on, by);
@@ -393,6 +395,8 @@ pub fn test(q: Queue, by: &str) -> bool {
 
 /// `acc_async_test_all`: whether every queue has finished.
 pub fn test_all(by: &str) -> bool {
+    // As in wait_all.
+    crate::emu_queue::drain_all();
     let mut st = state();
     let keys: Vec<i32> = st.queues.keys().copied().collect();
     // Every queue is queried (each may report a failure).
