@@ -20,9 +20,9 @@
 //! waits for the device's work (a free) cannot deadlock with it.
 //!
 //! (The first design, a copy thread per queue that the stream waited for through
-//! `cuStreamWaitValue32`, deadlocked on the H100, 2026-12-07: a queue waiting for a host
-//! thread that itself makes driver calls can hang behind any driver call that waits for the
-//! device, as a free does.)
+//! `cuStreamWaitValue32`, deadlocked on the H100, 2026-12-07; the hang was not traced, but
+//! a queue waiting for a host thread that itself makes driver calls can hang behind any
+//! driver call that waits for the device, as a free does: lupine PR 679 traced that one.)
 //!
 //! The host bytes are read (to the device) or written (to the host) when the queue reaches
 //! the copy, not at the call: the program leaves them alone until it waits for the queue,
