@@ -439,38 +439,38 @@ impl EmuKernel {
 /// slot of `args`.
 unsafe fn launch_on_emulator(kernel: EmuKernel, kd: &AccrtKernel, args: *mut *mut c_void, q: Queue) {
     let what = format!(" for kernel '{}' ({})", kernel.name, kernel.loc);
-    let (size, reduce_vars, scratch_arg, private_arg) = (kernel.size, kd.reduce_vars, kd.scratch_arg, kd.private_arg);
+    let size = kernel.size;
     let held = match q {
         Queue::Async(key) if waits_at_launch(kd.flags).is_none() && !kd.arg_sizes.is_null() => Some(key),
         _ => None,
     };
-    let Some(key) = held else {
-        // SAFETY: `args` is the kernel's parameter array (caller's guarantee), whose
-        // `scratch_arg` slot the compiler made for the scratch pointer (and, for private
-        // copies of run-time size, its `private_arg` slots).
-        return unsafe {
-            private_area::with_private_area(private_arg, size, args, &what, || {
-                scratch::with_scratch(reduce_vars, scratch_arg, size.total_gangs(), args, q, &what, || kernel.run(args, q))
-            })
-        };
-    };
-    // SAFETY: the descriptor's table holds a size for each of the `num_args` slots.
-    let sizes = unsafe { std::slice::from_raw_parts(kd.arg_sizes, kd.num_args as usize) };
-    // SAFETY: `args` holds a pointer to each slot, of the table's bytes (caller's guarantee).
-    let mut copy = unsafe { emu::args::ArgCopy::take(sizes, args) };
-    let copied = copy.args();
-    let op: crate::emu_queue::Op = Box::new(move || {
-        let mut copy = copy;
-        // SAFETY: the copy's slots hold the launch's argument values, the runtime's filled.
-        unsafe { kernel.run(copy.args(), q) }
+    // A held kernel runs on a copy of its arguments, the runtime's slots filled in the copy.
+    let mut copy = held.map(|_| {
+        // SAFETY: the descriptor's table holds a size for each of the `num_args` slots.
+        let sizes = unsafe { std::slice::from_raw_parts(kd.arg_sizes, kd.num_args as usize) };
+        // SAFETY: `args` holds a pointer to each slot, of the table's bytes (caller's
+        // guarantee).
+        unsafe { emu::args::ArgCopy::take(sizes, args) }
     });
-    // The runtime's slots are filled in the copy; the scratch's zeroing is held on the queue
-    // before the kernel, the blocks are released once nothing is held (when_idle).
-    // SAFETY: as above, for the copy (the same slots, the same sizes; moving `copy` into
-    // `op` moves no value).
+    let run_args = copy.as_mut().map_or(args, |c| c.args());
+    let launch = move || match (held, copy) {
+        (Some(key), Some(mut copy)) => crate::emu_queue::hold(
+            key,
+            None,
+            // SAFETY: the copy's slots hold the launch's argument values, the runtime's
+            // filled (moving `copy` moves no value).
+            Box::new(move || unsafe { kernel.run(copy.args(), q) }),
+        ),
+        // SAFETY: `args` is the kernel's parameter array (caller's guarantee).
+        _ => unsafe { kernel.run(args, q) },
+    };
+    // SAFETY: `run_args` is the kernel's parameter array or its copy, whose `scratch_arg`
+    // slot the compiler made for the scratch pointer (and, for private copies of run-time
+    // size, its `private_arg` slots). A held kernel's scratch zeroing is held before it on
+    // the queue, and both blocks are released once nothing is held (when_idle).
     unsafe {
-        private_area::with_private_area(private_arg, size, copied, &what, || {
-            scratch::with_scratch(reduce_vars, scratch_arg, size.total_gangs(), copied, q, &what, || crate::emu_queue::hold(key, None, op))
+        private_area::with_private_area(kd.private_arg, size, run_args, &what, || {
+            scratch::with_scratch(kd.reduce_vars, kd.scratch_arg, size.total_gangs(), run_args, q, &what, launch)
         })
     }
 }

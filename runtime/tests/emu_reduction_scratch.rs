@@ -39,18 +39,10 @@ unsafe extern "C" fn kernel(args: *mut *mut c_void) {
     }
 }
 
-fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
-    launch_on(reduce_vars, flags, gangs, None)
-}
-
-/// A launch on async queue `queue` (None: synchronous), by a descriptor that does not give
-/// its slots' sizes (so the emulator runs it at the launch).
-fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> Probe {
-    let mut probe = Probe { reduce_vars, ..Probe::default() };
-    let mut p: *mut Probe = &mut probe;
-    let mut slot: *mut c_void = std::ptr::null_mut();
-    let mut args = [(&mut p) as *mut *mut Probe as *mut c_void, (&mut slot) as *mut *mut c_void as *mut c_void];
-    let mut k = AccrtKernel {
+/// The descriptor of `kernel` (two slots: the probe, the scratch pointer); `arg_sizes` null
+/// or two sizes.
+fn descriptor(reduce_vars: usize, flags: u64, arg_sizes: *const u32) -> AccrtKernel {
+    AccrtKernel {
         image: std::ptr::null(),
         image_size: 0,
         name: c"k".as_ptr(),
@@ -63,8 +55,22 @@ fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> 
         scratch_arg: 1,
         private_arg: 0,
         num_args: 2,
-        arg_sizes: std::ptr::null(),
-    };
+        arg_sizes,
+    }
+}
+
+fn launch(reduce_vars: usize, flags: u64, gangs: i64) -> Probe {
+    launch_on(reduce_vars, flags, gangs, None)
+}
+
+/// A launch on async queue `queue` (None: synchronous), by a descriptor that does not give
+/// its slots' sizes (so the emulator runs it at the launch).
+fn launch_on(reduce_vars: usize, flags: u64, gangs: i64, queue: Option<i64>) -> Probe {
+    let mut probe = Probe { reduce_vars, ..Probe::default() };
+    let mut p: *mut Probe = &mut probe;
+    let mut slot: *mut c_void = std::ptr::null_mut();
+    let mut args = [(&mut p) as *mut *mut Probe as *mut c_void, (&mut slot) as *mut *mut c_void as *mut c_void];
+    let mut k = descriptor(reduce_vars, flags, std::ptr::null());
     // SAFETY: a complete descriptor and the kernel's argument array.
     unsafe {
         match queue {
@@ -123,21 +129,7 @@ fn held_until_its_queue_is_waited_for() {
     let mut p: *mut Probe = &mut probe;
     let mut slot: *mut c_void = std::ptr::null_mut();
     let mut args = [(&mut p) as *mut *mut Probe as *mut c_void, (&mut slot) as *mut *mut c_void as *mut c_void];
-    let mut k = AccrtKernel {
-        image: std::ptr::null(),
-        image_size: 0,
-        name: c"held".as_ptr(),
-        function: c"main".as_ptr(),
-        loc: c"t.c:2:1".as_ptr(),
-        cache: std::ptr::null_mut(),
-        emulator_entry: Some(kernel),
-        flags: 0,
-        reduce_vars: 4,
-        scratch_arg: 1,
-        private_arg: 0,
-        num_args: 2,
-        arg_sizes: SIZES.as_ptr(),
-    };
+    let mut k = descriptor(4, 0, SIZES.as_ptr());
     // SAFETY: a complete descriptor (two slots of 8 bytes) and the kernel's argument array.
     unsafe { __accrt_launch_async(&mut k, 9, 1, 1, args.as_mut_ptr(), 7) };
     // The stub's slots may change once the launch has returned: the kernel has its copy.
